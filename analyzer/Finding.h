@@ -1,0 +1,98 @@
+#pragma once
+// The data model every part of streamlint shares: checks produce Findings, the
+// runtime-trace merge annotates them, outputs render them. No clang types here,
+// so outputs, merge and their tests build without LibTooling.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// How serious a finding is; maps to clang's warning/note and SARIF's level.
+enum class Severity { Note, Warning, Error };
+const char *severityName(Severity severity); // "note", "warning", "error"
+
+/// A point in a source file. `file` is absolute and normalized; line and
+/// column are 1-based and the column counts bytes, as clang does.
+struct SourcePoint {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+};
+
+/// One text replacement in clang-apply-replacements' terms.
+struct TextEdit {
+  std::string file;        // absolute path
+  unsigned offset = 0;     // 0-based byte offset
+  unsigned length = 0;     // bytes replaced
+  std::string replacement;
+  SourcePoint begin;       // line/column of offset, for SARIF and JSON
+  SourcePoint end;         // line/column of offset + length
+};
+
+/// A suggested fix. Only `applicable` fixes are applied by --fix; the others
+/// are advice shown to the user (e.g. "consider cudaStreamPerThread").
+struct FixIt {
+  std::string description;
+  std::vector<TextEdit> edits;
+  bool applicable = true;
+};
+
+/// A secondary location: a step of a call chain, where memory came from, a loop.
+struct RelatedLocation {
+  SourcePoint location;
+  std::string message;
+};
+
+/// What the runtime probe saw at a finding's call site (streamlint --trace).
+enum class DynamicStatus {
+  Confirmed,   // the misuse happened at run time
+  Refuted,     // the site ran and the misuse did not happen
+  NotReached,  // the site never ran
+  RuntimeOnly, // seen at run time only; no static finding matched
+};
+const char *dynamicStatusName(DynamicStatus status); // "confirmed", ...
+
+struct DynamicEvidence {
+  DynamicStatus status = DynamicStatus::NotReached;
+  std::uint64_t calls = 0;       // times the site ran
+  std::uint64_t misuses = 0;     // times the misuse happened
+  double hostTimeUs = 0;         // host time spent in the calls
+  std::uint64_t bytes = 0;       // bytes moved, where it applies
+  std::string detail;            // human-readable summary
+};
+
+/// One diagnostic produced by a check.
+struct Finding {
+  std::string checkId;
+  Severity severity = Severity::Warning;
+  SourcePoint location;     // where the caret goes (start of the call)
+  SourcePoint end;          // end of the offending statement (inclusive)
+  std::string message;
+  std::vector<RelatedLocation> related;
+  std::vector<FixIt> fixes;
+  std::string function;     // enclosing function, qualified ("" at file scope)
+  std::string snippet;      // statement text, whitespace-normalized (fingerprints)
+  std::optional<DynamicEvidence> dynamic;
+};
+
+/// Deterministic order: file, line, column, check id, message.
+bool findingLess(const Finding &a, const Finding &b);
+
+/// A translation unit that could not be analyzed fully.
+struct TranslationUnitProblem {
+  std::string file;                 // the main file of the TU
+  std::vector<std::string> errors;  // first clang errors, "file:line:col: error: ..."
+  bool analyzedPartially = true;    // checks still ran on the recovered AST
+};
+
+/// Everything one run of the analyzer produced.
+struct AnalysisResult {
+  std::vector<Finding> findings;            // sorted with findingLess, deduplicated
+  std::vector<TranslationUnitProblem> problems;
+  unsigned translationUnits = 0;
+};
+
+} // namespace streamlint
