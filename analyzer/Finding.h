@@ -96,3 +96,17 @@ struct AnalysisResult {
 };
 
 } // namespace streamlint
+
+namespace streamlint {
+
+/// What outputs say about a check (SARIF rules[], --list-checks, docs links).
+struct RuleInfo {
+  std::string id;
+  std::string shortDescription;   // one line
+  std::string fullDescription;    // a paragraph: what and why it costs
+  std::string helpText;           // what to do instead
+  std::string helpUri;            // docs/checks/<id>.md on the project site
+  Severity defaultSeverity = Severity::Warning;
+};
+
+} // namespace streamlint

@@ -1,0 +1,60 @@
+#pragma once
+// Reading compile_commands.json (CMake with nvcc or clang, Bear, Bazel) and
+// turning each entry into the clang command line the analyzer parses.
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace streamlint {
+
+/// One entry of compile_commands.json, as written ("command" is split).
+struct CompileEntry {
+  std::string directory;
+  std::string file;                // absolute
+  std::vector<std::string> arguments;
+};
+
+/// Loads `<buildPath>/compile_commands.json` (or `buildPath` itself if it is a
+/// file). Errors name the file and, for malformed JSON, line and column.
+llvm::Expected<std::vector<CompileEntry>>
+loadCompileDatabase(const std::string &buildPath);
+
+/// Where the CUDA toolkit and clang's resource directory are.
+struct Toolchain {
+  std::string cudaPath;            // "" if none found
+  std::string clangResourceDir;
+  int cudaVersionMajor = 0;        // from cuda.h CUDA_VERSION
+  int cudaVersionMinor = 0;
+};
+
+/// Finds the toolkit from `--cuda-path`/nvcc path in the command, CUDA_PATH,
+/// then /usr/local/cuda; the resource dir from the build configuration.
+Toolchain locateToolchain(const CompileEntry *hint = nullptr);
+
+struct TranslateOptions {
+  std::vector<std::string> extraArgs;        // appended (clang-tidy --extra-arg)
+  std::vector<std::string> extraArgsBefore;  // prepended (--extra-arg-before)
+  bool hostOnly = true;                      // --cuda-host-only
+};
+
+/// The clang invocation for one entry.
+struct ClangInvocation {
+  std::string file;                          // absolute main file
+  std::string directory;
+  std::vector<std::string> args;             // argv, argv[0] is the driver name
+  bool isCuda = false;
+  bool perThreadDefaultStream = false;       // --default-stream per-thread or the macro
+  std::vector<std::string> droppedFlags;     // nvcc flags with no clang meaning
+  /// In-memory files the invocation refers to (host shims); path -> contents.
+  std::vector<std::pair<std::string, std::string>> virtualFiles;
+};
+
+/// Translates an nvcc or clang/gcc entry into a clang invocation.
+ClangInvocation translateForClang(const CompileEntry &entry,
+                                  const Toolchain &toolchain,
+                                  const TranslateOptions &options);
+
+} // namespace streamlint
