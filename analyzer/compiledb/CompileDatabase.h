@@ -28,6 +28,9 @@ struct Toolchain {
   std::string clangResourceDir;
   int cudaVersionMajor = 0;        // from cuda.h CUDA_VERSION
   int cudaVersionMinor = 0;
+  int cudaVersionBuild = 0;        // nvcc's build number where the toolkit says it
+  /// Why something was not found or not usable (shown once by the driver).
+  std::vector<std::string> problems;
 };
 
 /// Finds the toolkit from `--cuda-path`/nvcc path in the command, CUDA_PATH,
@@ -48,9 +51,15 @@ struct ClangInvocation {
   bool isCuda = false;
   bool perThreadDefaultStream = false;       // --default-stream per-thread or the macro
   std::vector<std::string> droppedFlags;     // nvcc flags with no clang meaning
+  /// Problems with the entry that did not stop translation (an unreadable
+  /// response file); the driver reports them with the TU.
+  std::vector<std::string> warnings;
   /// In-memory files the invocation refers to (host shims); path -> contents.
   std::vector<std::pair<std::string, std::string>> virtualFiles;
 };
+
+/// Where the host shims live in the invocation's virtual file system.
+inline constexpr const char *kVirtualShimDir = "/streamlint-virtual";
 
 /// Translates an nvcc or clang/gcc entry into a clang invocation.
 ClangInvocation translateForClang(const CompileEntry &entry,

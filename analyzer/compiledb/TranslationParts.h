@@ -1,0 +1,71 @@
+#pragma once
+// Internal pieces of translateForClang(), split so each can be tested alone.
+// Not part of the compiledb library's public interface.
+
+#include "analyzer/compiledb/CompileDatabase.h"
+
+#include <string>
+#include <vector>
+
+namespace streamlint::compiledb {
+
+/// Replaces `@file` (gcc/clang) and nvcc's `--options-file F`/`-optf F`
+/// arguments by the file's tokens, recursively. Relative response-file paths
+/// resolve against `directory`. Unreadable files are kept out of the result
+/// and described in `warnings`.
+std::vector<std::string> expandResponseFiles(const std::vector<std::string> &args,
+                                             const std::string &directory,
+                                             bool isNvcc,
+                                             std::vector<std::string> &warnings);
+
+/// The compiler an entry runs, with launchers (ccache, sccache) skipped.
+struct CompilerCommand {
+  bool isNvcc = false;
+  size_t firstFlag = 1;            // index of the first argument after argv0
+  std::string executable;          // as written, e.g. /usr/local/cuda/bin/nvcc
+};
+CompilerCommand identifyCompiler(const std::vector<std::string> &args);
+
+/// The flags of one entry in clang's terms, before the toolchain is added.
+struct TranslatedFlags {
+  std::vector<std::string> flags;  // in command order
+  std::string language;            // "cuda", "c++", "c" from -x; "" if none
+  std::string gpuArch;             // "sm_XX" if the command named one
+  bool perThreadDefaultStream = false;
+  std::vector<std::string> droppedFlags;
+};
+
+/// Translates nvcc's flags (args[first..], response files expanded).
+TranslatedFlags translateNvccFlags(const std::vector<std::string> &args,
+                                   size_t first, const std::string &directory,
+                                   const std::string &mainFile);
+
+/// Filters a gcc/clang entry's flags (args[first..]): drops output and
+/// dependency-file flags, -Werror and the main file; makes paths absolute.
+TranslatedFlags translateHostCompilerFlags(const std::vector<std::string> &args,
+                                           size_t first,
+                                           const std::string &directory,
+                                           const std::string &mainFile);
+
+/// Host-compiler flags that reach clang from nvcc's -Xcompiler: the same
+/// filtering as translateHostCompilerFlags, appended to `out`.
+void appendHostFlags(const std::vector<std::string> &hostFlags,
+                     const std::string &directory, TranslatedFlags &out);
+
+/// `path` made absolute against `directory`, dots removed.
+std::string absolutePath(const std::string &path, const std::string &directory);
+
+/// Picks the single clang GPU architecture for a list of nvcc -arch/-code/
+/// -gencode values; "" when none names a concrete sm_XX/compute_XX.
+std::string pickGpuArch(const std::vector<std::string> &archValues);
+
+/// The forced-include header giving host code nvcc's host min/max overloads.
+std::string hostShimHeaderPath();
+std::string hostShimHeaderText();
+
+/// Flags that give CUDA host code what nvcc gives it implicitly: the CCCL
+/// include directory (CUDA >= 13), __CUDACC_VER_*__ and the shim header.
+std::vector<std::string> implicitNvccFlags(const Toolchain &toolchain,
+                                           bool cudaLanguage);
+
+} // namespace streamlint::compiledb
