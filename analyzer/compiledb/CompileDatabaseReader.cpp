@@ -45,7 +45,8 @@ llvm::Error malformedJson(llvm::StringRef path, llvm::StringRef text,
     rest.substr(byteAt + 5, close - byteAt - 5).getAsInteger(10, offset);
     message = rest.substr(close + 3).str();
   }
-  auto [line, column] = lineAndColumn(text, offset);
+  // The parser reports the offset just past the character it rejected.
+  auto [line, column] = lineAndColumn(text, offset > 0 ? offset - 1 : 0);
   return error(path + ":" + llvm::Twine(line) + ":" + llvm::Twine(column) +
                ": malformed JSON: " + message);
 }

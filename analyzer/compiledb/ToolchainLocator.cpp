@@ -4,6 +4,7 @@
 #include "analyzer/compiledb/CompileDatabase.h"
 #include "analyzer/compiledb/TranslationParts.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,8 +28,18 @@ bool isToolkit(llvm::StringRef dir) {
   return !dir.empty() && llvm::sys::fs::exists(header);
 }
 
-/// `<cuda>` for an nvcc path `<cuda>/bin/nvcc` (symlinks resolved, and nvcc
-/// looked up on PATH when the command names it bare).
+/// `<cuda>` for `<cuda>/bin/nvcc`, or "" if that is not a toolkit.
+std::string toolkitAbove(llvm::StringRef program) {
+  llvm::StringRef bin = llvm::sys::path::parent_path(program);
+  if (llvm::sys::path::filename(bin) != "bin")
+    return "";
+  std::string cuda = llvm::sys::path::parent_path(bin).str();
+  return isToolkit(cuda) ? cuda : "";
+}
+
+/// The toolkit of an nvcc path as the command names it (keeping the user's
+/// /usr/local/cuda spelling), else of its resolved target (/usr/bin/nvcc
+/// linking into a toolkit); nvcc is looked up on PATH when named bare.
 std::string toolkitOfNvcc(llvm::StringRef nvcc) {
   std::string program = nvcc.str();
   if (!nvcc.contains('/')) {
@@ -37,13 +48,11 @@ std::string toolkitOfNvcc(llvm::StringRef nvcc) {
       return "";
     program = *found;
   }
+  std::string cuda = toolkitAbove(program);
   llvm::SmallString<256> real;
-  if (llvm::sys::fs::real_path(program, real))
-    return "";
-  llvm::StringRef bin = llvm::sys::path::parent_path(real);
-  if (llvm::sys::path::filename(bin) != "bin")
-    return "";
-  return llvm::sys::path::parent_path(bin).str();
+  if (cuda.empty() && !llvm::sys::fs::real_path(program, real))
+    cuda = toolkitAbove(real);
+  return cuda;
 }
 
 std::string cudaPathFromCommand(const CompileEntry &entry) {
