@@ -1,0 +1,51 @@
+#pragma once
+// Applying, previewing and exporting the fixes of findings: --fix,
+// --fix-dry-run and --export-fixes. Works on bytes and paths only (no clang).
+
+#include "analyzer/Finding.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+struct FixOptions {
+  std::string projectRoot; // files outside it are never touched ("" = cwd)
+  bool dryRun = false;     // compute the diff, change nothing
+};
+
+/// A fix that was not applied, and why (conflict, outside the project, stale).
+struct SkippedFix {
+  std::string checkId;
+  SourcePoint location;    // the finding's location
+  std::string description; // the fix's description
+  std::string reason;      // a sentence naming the file and bytes involved
+};
+
+/// What applyFixes() did.
+struct FixReport {
+  unsigned appliedFixes = 0;              // fixes whose edits were all written
+  std::vector<std::string> changedFiles;  // sorted; for dry runs: would change
+  std::vector<SkippedFix> skipped;
+  std::vector<std::string> errors;        // "<file>: <why>"; the file is intact
+  std::string diff;                       // unified diff (dry runs only)
+  bool dryRun = false;
+};
+
+/// Applies the `applicable` fixes of `findings`. Identical edits from several
+/// findings (a header seen by two TUs) are applied once; a fix overlapping an
+/// earlier one is skipped whole. Each file is replaced atomically.
+FixReport applyFixes(const std::vector<Finding> &findings,
+                     const FixOptions &options);
+
+/// Writes the fixes applyFixes() would apply as clang-apply-replacements YAML.
+llvm::Error exportFixes(const std::vector<Finding> &findings,
+                        const FixOptions &options, const std::string &yamlPath);
+
+/// "streamlint: applied N fix(es) in M file(s)", skipped fixes and errors.
+void printFixReport(const FixReport &report, llvm::raw_ostream &out);
+
+} // namespace streamlint

@@ -1,0 +1,229 @@
+// Choosing the fixes to apply: inside the project, matching the files on
+// disk, not overlapping each other. Identical edits (one header fixed from two
+// TUs) are one edit; a fix that overlaps an earlier one is skipped whole, as
+// clang-tidy does, so no file ever gets half of a fix.
+#include "analyzer/fix/FixPlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <optional>
+#include <tuple>
+
+namespace streamlint::fix {
+namespace {
+
+
+bool isInside(llvm::StringRef file, llvm::StringRef root) {
+  if (root == "/")
+    return true;
+  return file.starts_with(root) && file.size() > root.size() &&
+         file[root.size()] == '/';
+}
+
+// Headers of the system and the CUDA toolkit are never edited, even when the
+// project root contains them (a root of /).
+bool isSystemOrToolkit(llvm::StringRef file) {
+  static constexpr llvm::StringRef kPrefixes[] = {
+      "/usr/include/", "/usr/lib/", "/usr/local/include/", "/usr/local/cuda",
+      "/opt/cuda", "/opt/nvidia/"};
+  if (llvm::any_of(kPrefixes, [&](llvm::StringRef p) { return file.starts_with(p); }))
+    return true;
+  auto cudaPath = llvm::sys::Process::GetEnv("CUDA_PATH");
+  return cudaPath && !cudaPath->empty() && isInside(file, normalizePath(*cudaPath));
+}
+
+std::string range(const TextEdit &edit) {
+  return edit.file + " bytes " + std::to_string(edit.offset) + "-" +
+         std::to_string(edit.offset + edit.length);
+}
+
+bool identical(const TextEdit &a, const TextEdit &b) {
+  return a.offset == b.offset && a.length == b.length &&
+         a.replacement == b.replacement;
+}
+
+/// Two different edits that cannot both apply. Insertions at the boundary of
+/// a replacement can; two different insertions at one offset cannot (their
+/// order would be a guess).
+bool overlaps(const TextEdit &a, const TextEdit &b) {
+  if (identical(a, b))
+    return false;
+  unsigned aEnd = a.offset + a.length, bEnd = b.offset + b.length;
+  if (a.length == 0 && b.length == 0)
+    return a.offset == b.offset;
+  if (a.length == 0)
+    return b.offset < a.offset && a.offset < bEnd;
+  if (b.length == 0)
+    return a.offset < b.offset && b.offset < aEnd;
+  return a.offset < bEnd && b.offset < aEnd;
+}
+
+/// Byte offset of a 1-based line and byte column, if inside `text`.
+std::optional<size_t> offsetOf(llvm::StringRef text, unsigned line,
+                               unsigned column) {
+  size_t start = 0;
+  for (unsigned l = 1; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == llvm::StringRef::npos)
+      return std::nullopt;
+    ++start;
+  }
+  return start + column - 1;
+}
+
+class Planner {
+public:
+  Planner(const std::vector<Finding> &findings, std::string root)
+      : findings(findings), root(std::move(root)) {}
+
+  FixPlan run() {
+    for (size_t i = 0; i < findings.size(); ++i)
+      for (size_t j = 0; j < findings[i].fixes.size(); ++j)
+        if (findings[i].fixes[j].applicable)
+          consider(i, j);
+    for (auto &[file, change] : plan.files)
+      llvm::sort(change.edits, [](const PlannedEdit &a, const PlannedEdit &b) {
+        return std::tie(a.edit.offset, a.edit.length) <
+               std::tie(b.edit.offset, b.edit.length);
+      });
+    return std::move(plan);
+  }
+
+private:
+  void skip(size_t i, size_t j, std::string reason) {
+    const Finding &finding = findings[i];
+    plan.skipped.push_back({finding.checkId, finding.location,
+                            finding.fixes[j].description, std::move(reason)});
+  }
+
+  /// The file's contents, read once; nullptr if unreadable.
+  const std::string *contents(const std::string &file) {
+    auto found = cache.find(file);
+    if (found == cache.end()) {
+      std::optional<std::string> text;
+      if (auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                                    /*RequiresNullTerminator=*/false))
+        text = (*buffer)->getBuffer().str();
+      found = cache.emplace(file, std::move(text)).first;
+    }
+    return found->second ? &*found->second : nullptr;
+  }
+
+  /// Why `edit` cannot apply to the file as it is now, or "".
+  std::string problemWith(const TextEdit &edit) {
+    if (!isInside(edit.file, root))
+      return edit.file + " is outside the project root " + root;
+    if (isSystemOrToolkit(edit.file))
+      return edit.file + " is a system or CUDA toolkit header";
+    const std::string *text = contents(edit.file);
+    if (!text)
+      return edit.file + " cannot be read";
+    if (size_t(edit.offset) + edit.length > text->size())
+      return range(edit) + " is past the end of the file (" +
+             std::to_string(text->size()) + " bytes): it changed since the analysis";
+    if (edit.begin.line > 0) {
+      auto expected = offsetOf(*text, edit.begin.line, edit.begin.column);
+      if (!expected || *expected != edit.offset)
+        return edit.file + ":" + std::to_string(edit.begin.line) + ":" +
+               std::to_string(edit.begin.column) +
+               " is no longer at byte " + std::to_string(edit.offset) +
+               ": the file changed since the analysis";
+    }
+    return "";
+  }
+
+  void consider(size_t i, size_t j) {
+    std::vector<TextEdit> edits = findings[i].fixes[j].edits;
+    for (TextEdit &edit : edits) {
+      edit.file = normalizePath(edit.file);
+      std::string problem = problemWith(edit);
+      if (!problem.empty())
+        return skip(i, j, problem);
+    }
+    for (size_t a = 0; a < edits.size(); ++a)
+      for (size_t b = a + 1; b < edits.size(); ++b)
+        if (edits[a].file == edits[b].file && overlaps(edits[a], edits[b]))
+          return skip(i, j, "its own edits overlap at " + range(edits[a]));
+    for (const TextEdit &edit : edits) {
+      auto change = plan.files.find(edit.file);
+      if (change == plan.files.end())
+        continue;
+      for (const PlannedEdit &planned : change->second.edits) {
+        if (!overlaps(edit, planned.edit))
+          continue;
+        const Finding &other = findings[planned.findings.front()];
+        return skip(i, j, "its edit of " + range(edit) + " overlaps the fix of [" +
+                              other.checkId + "] at " + other.location.file + ":" +
+                              std::to_string(other.location.line) + ":" +
+                              std::to_string(other.location.column) + " (" +
+                              range(planned.edit) + ")");
+      }
+    }
+    for (const TextEdit &edit : edits) {
+      auto &change = plan.files[edit.file];
+      if (change.edits.empty())
+        change.original = *contents(edit.file);
+      auto same = llvm::find_if(change.edits, [&](const PlannedEdit &p) {
+        return identical(p.edit, edit);
+      });
+      if (same != change.edits.end())
+        same->findings.push_back(i); // a duplicate: merged, applied once
+      else
+        change.edits.push_back({edit, {i}});
+    }
+    plan.fixes.push_back({i, j});
+  }
+
+  const std::vector<Finding> &findings;
+  std::string root;
+  FixPlan plan;
+  std::map<std::string, std::optional<std::string>> cache;
+};
+
+} // namespace
+
+std::string normalizePath(llvm::StringRef path) {
+  llvm::SmallString<256> result(path);
+  llvm::sys::fs::make_absolute(result);
+  llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
+  return std::string(result);
+}
+
+std::string normalizedRoot(const std::string &projectRoot) {
+  std::string root = normalizePath(projectRoot.empty() ? "." : projectRoot);
+  while (root.size() > 1 && root.back() == '/')
+    root.pop_back();
+  return root;
+}
+
+std::string relativeTo(const std::string &file, const std::string &root) {
+  if (isInside(file, root) && root != "/")
+    return file.substr(root.size() + 1);
+  return file;
+}
+
+FixPlan planFixes(const std::vector<Finding> &findings,
+                  const std::string &projectRoot) {
+  return Planner(findings, normalizedRoot(projectRoot)).run();
+}
+
+std::string applyEdits(const std::string &original,
+                       const std::vector<PlannedEdit> &edits) {
+  std::string result;
+  result.reserve(original.size());
+  size_t at = 0;
+  for (const PlannedEdit &planned : edits) {
+    result.append(original, at, planned.edit.offset - at);
+    result += planned.edit.replacement;
+    at = planned.edit.offset + planned.edit.length;
+  }
+  result.append(original, at, std::string::npos);
+  return result;
+}
+
+} // namespace streamlint::fix

@@ -1,0 +1,63 @@
+#pragma once
+// Internal: which fixes can be applied together, file by file.
+
+#include "analyzer/fix/FixApplier.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace streamlint::fix {
+
+/// An edit accepted into the plan, with the findings that asked for it.
+struct PlannedEdit {
+  TextEdit edit;
+  std::vector<size_t> findings; // indexes into the findings vector
+};
+
+/// A fix accepted into the plan.
+struct PlannedFix {
+  size_t finding;
+  size_t fix;
+};
+
+struct FixPlan {
+  /// Per file (absolute, normalized): original contents and edits by offset.
+  struct FileChange {
+    std::string original;
+    std::vector<PlannedEdit> edits;
+  };
+  std::map<std::string, FileChange> files;
+  std::vector<PlannedFix> fixes;
+  std::vector<SkippedFix> skipped;
+};
+
+/// Selects the applicable fixes that are inside the project, match the files
+/// on disk and do not overlap an earlier fix.
+FixPlan planFixes(const std::vector<Finding> &findings,
+                  const std::string &projectRoot);
+
+/// `original` with `edits` (sorted by offset, non-overlapping) applied.
+std::string applyEdits(const std::string &original,
+                       const std::vector<PlannedEdit> &edits);
+
+/// A unified diff of one file (`---a/path`, `+++ b/path`, 3 lines of context).
+std::string unifiedDiff(const std::string &displayPath,
+                        const std::string &original,
+                        const std::vector<PlannedEdit> &edits);
+
+/// Replaces `path` by `contents`: a temporary file in the same directory,
+/// fsync, the original's mode, rename. On failure the original is untouched.
+llvm::Error writeFileAtomically(const std::string &path,
+                                const std::string &contents);
+
+/// `file` relative to `root` when inside it, else `file`.
+std::string relativeTo(const std::string &file, const std::string &root);
+
+/// `path` absolute and without . and .. components.
+std::string normalizePath(llvm::StringRef path);
+
+/// The project root as an absolute, normalized path ("" = cwd).
+std::string normalizedRoot(const std::string &projectRoot);
+
+} // namespace streamlint::fix
