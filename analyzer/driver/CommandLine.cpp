@@ -56,6 +56,16 @@ cl::opt<std::string> checks("checks", cl::desc("Comma-separated globs of checks 
                             cl::init("*"), cl::cat(category));
 cl::opt<bool> listChecks("list-checks", cl::desc("List the checks and exit"),
                          cl::cat(category));
+cl::opt<bool> fix("fix", cl::desc("Apply the fixes of findings to files under the current "
+                                   "directory (each file replaced atomically)"),
+                  cl::cat(category));
+cl::opt<bool> fixDryRun("fix-dry-run",
+                        cl::desc("Print the fixes --fix would apply as a unified diff on "
+                                 "stdout; change nothing"),
+                        cl::cat(category));
+cl::opt<std::string> exportFixes("export-fixes",
+                                 cl::desc("Write the fixes as YAML for clang-apply-replacements"),
+                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> showCommands("show-commands",
                            cl::desc("Print the clang command line used for each translation "
                                     "unit (after nvcc translation) and exit"),
@@ -128,6 +138,11 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                                              : ColorMode::Auto;
   result.listChecks = listChecks;
   result.showCommands = showCommands;
+  if (fix && fixDryRun)
+    return usageError("--fix and --fix-dry-run exclude each other");
+  result.fix = fix;
+  result.fixDryRun = fixDryRun;
+  result.exportFixesPath = exportFixes;
   result.quiet = quiet;
   return result;
 }

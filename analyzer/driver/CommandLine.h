@@ -21,6 +21,9 @@ struct CommandLineOptions {
   ColorMode color = ColorMode::Auto;
   bool listChecks = false;
   bool showCommands = false;  // print the clang command per TU and exit
+  bool fix = false;           // --fix: apply the applicable fixes
+  bool fixDryRun = false;     // --fix-dry-run: print them as a unified diff
+  std::string exportFixesPath; // --export-fixes: clang-apply-replacements YAML
   bool quiet = false;
 };
 

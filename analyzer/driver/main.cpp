@@ -2,6 +2,7 @@
 #include "analyzer/driver/Analyzer.h"
 #include "analyzer/driver/CommandLine.h"
 #include "analyzer/driver/ExitCode.h"
+#include "analyzer/fix/FixApplier.h"
 #include "analyzer/output/Output.h"
 #include "analyzer/trace/TraceMerge.h"
 #include "checks/CheckRegistry.h"
@@ -52,6 +53,23 @@ static int showCommands(const AnalyzerOptions &options) {
   return ExitClean;
 }
 
+/// --export-fixes, --fix, --fix-dry-run; only files under `root` change.
+/// Returns an exit code when the run must stop (the YAML cannot be written).
+static int runFixes(const CommandLineOptions &options,
+                    const AnalysisResult &result, const std::string &root) {
+  FixOptions fixOptions{root, options.fixDryRun};
+  if (!options.exportFixesPath.empty())
+    if (llvm::Error error = exportFixes(result.findings, fixOptions,
+                                        options.exportFixesPath))
+      return fail(llvm::toString(std::move(error)), ExitUsageError);
+  if (!options.fix && !options.fixDryRun)
+    return 0;
+  FixReport report = applyFixes(result.findings, fixOptions);
+  llvm::outs() << report.diff;
+  printFixReport(report, llvm::errs());
+  return 0;
+}
+
 int main(int argc, const char **argv) {
   llvm::InitLLVM init(argc, argv);
   auto options = parseCommandLine(argc, argv);
@@ -98,6 +116,8 @@ int main(int argc, const char **argv) {
     output.color = options->color == ColorMode::Always;
     writeFindings(options->format, *result, output, file);
   }
+  if (int code = runFixes(*options, *result, output.baseDirectory))
+    return code;
   if (!options->quiet)
     printSummary(*result);
   return exitCodeFor(*result);
