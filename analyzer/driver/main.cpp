@@ -7,6 +7,7 @@
 #include "analyzer/trace/TraceMerge.h"
 #include "checks/CheckRegistry.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
@@ -49,6 +50,13 @@ static int showCommands(const AnalyzerOptions &options) {
     for (const std::string &arg : invocation.args)
       llvm::outs() << " '" << arg << "'";
     llvm::outs() << "\n";
+    // What the translation could not carry over (unknown nvcc flags, an
+    // unreadable response file), as shell comments.
+    if (!invocation.droppedFlags.empty())
+      llvm::outs() << "# dropped: " << llvm::join(invocation.droppedFlags, " ")
+                   << "\n";
+    for (const std::string &warning : invocation.warnings)
+      llvm::outs() << "# warning: " << warning << "\n";
   }
   return ExitClean;
 }
