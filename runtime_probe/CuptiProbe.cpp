@@ -38,6 +38,7 @@ struct ProbeState {
   CallSiteTable table{kSiteCapacity};
   ModuleMap modules;
   CudaModules cudaModules;
+  Unwinder unwinder = Unwinder::Libunwind;
   char rawPath[1024] = {};
   std::atomic<bool> stopped{false};
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
@@ -151,8 +152,10 @@ void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call) {
 
 bool onDriverThread() {
   if (tThread.driverThread < 0) { // once per thread: a full unwind
-    std::uintptr_t pcs[256];
-    unsigned n = captureStack(pcs, 256, 0, gProbe->cudaModules);
+    std::uintptr_t pcs[kMaxCapture];
+    Unwinder unwinder = gProbe->unwinder == Unwinder::None ? Unwinder::Libunwind
+                                                           : gProbe->unwinder;
+    unsigned n = captureStack(pcs, kMaxCapture, 0, gProbe->cudaModules, unwinder);
     tThread.driverThread = isDriverOwnedStack(pcs, n, gProbe->cudaModules);
   }
   return tThread.driverThread == 1;
@@ -181,7 +184,8 @@ void onRuntimeExit(const CUpti_CallbackData *cb) {
   if (!(call.traits & kInteresting) && !call.onCallbackThread)
     return; // no check looks at this call: skip the unwind
   std::uintptr_t pcs[kMaxFrames];
-  unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept, gProbe->cudaModules);
+  unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept,
+                            gProbe->cudaModules, gProbe->unwinder);
   std::uint64_t key = hashStack(pcs, n, cb->functionName);
   if (SiteRecord *site = gProbe->table.acquire(key, cb->functionName,
                                                call.traits, pcs, n))
@@ -309,6 +313,18 @@ void startProbe() {
   const char *dir = std::getenv("STREAMLINT_PROBE_RAW_DIR");
   std::snprintf(gProbe->rawPath, sizeof(gProbe->rawPath), "%s/probe-%ld.raw",
                 dir && *dir ? dir : ".", static_cast<long>(getpid()));
+  if (const char *name = std::getenv("STREAMLINT_PROBE_UNWINDER");
+      name && *name && !parseUnwinder(name, gProbe->unwinder))
+    std::fprintf(stderr, "streamlint-probe: STREAMLINT_PROBE_UNWINDER=%s is "
+                 "not libunwind, libgcc or none; using libunwind\n", name);
+  Unwinder wanted = gProbe->unwinder;
+  gProbe->unwinder = initStackCapture(wanted);
+  if (gProbe->unwinder != wanted) {
+    const char *why = dlerror();
+    std::fprintf(stderr, "streamlint-probe: cannot load libunwind.so.8 (%s); "
+                 "using libgcc's slower unwinder (Debian: apt-get install "
+                 "libunwind8)\n", why ? why : "symbols missing");
+  }
   gProbe->modules.snapshot();
   gProbe->cudaModules.driver = rangeOf("libcuda.so");
   gProbe->cudaModules.cupti = rangeOf("libcupti.so");
