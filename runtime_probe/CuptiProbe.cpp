@@ -50,6 +50,7 @@ struct ThreadState {
   int depth = 0;          // nesting of runtime API calls
   bool inProbe = false;   // the probe's own CUDA calls
   signed char driverThread = -1; // -1 unknown, 0 no, 1 yes
+  bool skip = false;      // the outermost call in flight is not recorded
   std::uint64_t startNs = 0;
   ApiCall call;
 };
@@ -161,28 +162,34 @@ bool onDriverThread() {
   return tThread.driverThread == 1;
 }
 
+constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
+                                       TraitAllocation | TraitSynchronization;
+
 void onRuntimeEnter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
-  if (tThread.depth++ > 0)
+  ThreadState &t = tThread;
+  if (t.depth++ > 0)
     return; // cudart calling itself: the outermost call is the site
-  tThread.call = ApiCall{};
-  tThread.call.traits = traitsFor(cbid, cb->functionName);
+  t.call = ApiCall{};
+  t.call.traits = traitsFor(cbid, cb->functionName);
+  // No check looks at this call (cudaGetLastError, cudaGetDevice, ...) unless
+  // it runs on the driver's callback thread: no params, no clock, no unwind.
+  t.skip = !(t.call.traits & kInteresting) && !onDriverThread();
+  if (t.skip)
+    return;
   if (cb->functionParams)
-    readParams(cbid, cb->functionParams, tThread.call);
-  tThread.startNs = nowNs();
+    readParams(cbid, cb->functionParams, t.call);
+  t.startNs = nowNs();
 }
 
 void onRuntimeExit(const CUpti_CallbackData *cb) {
-  if (--tThread.depth > 0)
+  ThreadState &t = tThread;
+  if (--t.depth > 0 || t.skip)
     return;
-  ApiCall &call = tThread.call;
-  call.hostNs = nowNs() - tThread.startNs;
+  ApiCall &call = t.call;
+  call.hostNs = nowNs() - t.startNs;
   if (cb->functionReturnValue)
     call.result = *static_cast<const cudaError_t *>(cb->functionReturnValue);
   call.onCallbackThread = onDriverThread();
-  constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
-                                         TraitAllocation | TraitSynchronization;
-  if (!(call.traits & kInteresting) && !call.onCallbackThread)
-    return; // no check looks at this call: skip the unwind
   std::uintptr_t pcs[kMaxFrames];
   unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept,
                             gProbe->cudaModules, gProbe->unwinder);
@@ -194,8 +201,9 @@ void onRuntimeExit(const CUpti_CallbackData *cb) {
 
 // The stream of a launch whose runtime entry point has no params struct.
 void onDriverLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
-  ApiCall &call = tThread.call;
-  if (tThread.depth == 0 || !(call.traits & TraitLaunch) ||
+  ThreadState &t = tThread;
+  ApiCall &call = t.call;
+  if (t.depth == 0 || t.skip || !(call.traits & TraitLaunch) ||
       call.stream != StreamKind::Unknown || !cb->functionParams)
     return;
   CUstream stream = nullptr;
@@ -344,6 +352,11 @@ void startProbe() {
     return;
   }
   cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+  // Every <<<>>> launch also pushes and pops its configuration: bookkeeping
+  // that is never a misuse and would double the callbacks of a launch.
+  for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
+                              CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
+    cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
   for (CUpti_CallbackId id :
        {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})

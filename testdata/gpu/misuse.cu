@@ -52,6 +52,8 @@ int main(int argc, char **argv) {
     cudaMalloc(&tmp, bytes); // PROBE: alloc-in-loop=confirmed
     scale<<<n / 256, 256, 0, s>>>(tmp, n, 1.0f);
     cudaDeviceSynchronize(); // PROBE: device-sync=confirmed
+    if (argc > 5) // never true in the tests
+      cudaDeviceSynchronize(); // PROBE: device-sync=not-reached
     cudaFree(tmp); // PROBE: alloc-in-loop=confirmed
   }
 
