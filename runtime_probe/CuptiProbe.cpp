@@ -51,6 +51,7 @@ struct ThreadState {
   bool inProbe = false;   // the probe's own CUDA calls
   signed char driverThread = -1; // -1 unknown, 0 no, 1 yes
   bool skip = false;      // the outermost call in flight is not recorded
+  unsigned walkDepth = 0; // see captureStack
   std::uint64_t startNs = 0;
   ApiCall call;
 };
@@ -164,8 +165,12 @@ bool onDriverThread() {
 
 constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
                                        TraitAllocation | TraitSynchronization;
+// The checks whose evidence reports host time; other calls (launches above
+// all) are not timed: two clock reads are a tenth of a launch's budget.
+constexpr std::uint16_t kTimed = TraitMemcpyAsync | TraitAllocation |
+                                 TraitSynchronization;
 
-void onRuntimeEnter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
+__attribute__((always_inline)) inline void onRuntimeEnter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
   ThreadState &t = tThread;
   if (t.depth++ > 0)
     return; // cudart calling itself: the outermost call is the site
@@ -178,21 +183,23 @@ void onRuntimeEnter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     return;
   if (cb->functionParams)
     readParams(cbid, cb->functionParams, t.call);
-  t.startNs = nowNs();
+  t.startNs = (t.call.traits & kTimed) ? nowNs() : 0;
 }
 
-void onRuntimeExit(const CUpti_CallbackData *cb) {
+__attribute__((always_inline)) inline void onRuntimeExit(const CUpti_CallbackData *cb) {
   ThreadState &t = tThread;
   if (--t.depth > 0 || t.skip)
     return;
   ApiCall &call = t.call;
-  call.hostNs = nowNs() - t.startNs;
+  call.hostNs = t.startNs ? nowNs() - t.startNs : 0;
   if (cb->functionReturnValue)
     call.result = *static_cast<const cudaError_t *>(cb->functionReturnValue);
   call.onCallbackThread = onDriverThread();
+  // Only the application's frames: the resolver never looks at CUDA's or the
+  // probe's, and leaving them out of the key makes hashing cheaper.
   std::uintptr_t pcs[kMaxFrames];
-  unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept,
-                            gProbe->cudaModules, gProbe->unwinder);
+  unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept, gProbe->cudaModules,
+                            gProbe->unwinder, /*appOnly=*/true, &t.walkDepth);
   std::uint64_t key = hashStack(pcs, n, cb->functionName);
   if (SiteRecord *site = gProbe->table.acquire(key, cb->functionName,
                                                call.traits, pcs, n))
@@ -200,7 +207,8 @@ void onRuntimeExit(const CUpti_CallbackData *cb) {
 }
 
 // The stream of a launch whose runtime entry point has no params struct.
-void onDriverLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
+__attribute__((always_inline)) inline void
+onDriverLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
   ThreadState &t = tThread;
   ApiCall &call = t.call;
   if (t.depth == 0 || t.skip || !(call.traits & TraitLaunch) ||
@@ -232,6 +240,8 @@ void onDriverLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
 }
 
 /// The one CUPTI callback: dispatches on domain and site.
+// Inlined callees keep the probe's own frames, which every unwind walks
+// through, to one.
 void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
                           CUpti_CallbackId cbid, const void *data) {
   if (tThread.inProbe || gProbe->stopped.load(std::memory_order_relaxed))

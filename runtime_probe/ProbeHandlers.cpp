@@ -35,7 +35,8 @@ void handleCallbackThread(SiteRecord &site, const ApiCall &call) {
 
 void recordCall(SiteRecord &site, const ApiCall &call) {
   site.calls.fetch_add(1, kRelaxed);
-  site.hostNs.fetch_add(call.hostNs, kRelaxed);
+  if (call.hostNs) // untimed calls (launches) skip the atomic
+    site.hostNs.fetch_add(call.hostNs, kRelaxed);
   if (call.traits & TraitStreamOrdered)
     handleStreamUse(site, call);
   if (call.traits & TraitMemcpyAsync)

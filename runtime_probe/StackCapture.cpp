@@ -60,6 +60,7 @@ struct LibgccState {
   std::uintptr_t caller; // frames before it are the unwinder's own
   unsigned skipLeft;
   const CudaModules *modules;
+  bool appOnly;
 };
 
 int libgccStep(struct _Unwind_Context *context, void *arg) {
@@ -72,8 +73,10 @@ int libgccStep(struct _Unwind_Context *context, void *arg) {
       return kUrcNoReason;
     state->caller = 0;
   }
-  state->pcs[state->count++] = pc;
-  if (!state->modules->isCudaOrProbe(pc) && --state->appLeft == 0)
+  bool app = !state->modules->isCudaOrProbe(pc);
+  if (app || !state->appOnly)
+    state->pcs[state->count++] = pc;
+  if (app && --state->appLeft == 0)
     return kUrcEndOfStack;
   return kUrcNoReason;
 }
@@ -115,37 +118,57 @@ Unwinder initStackCapture(Unwinder wanted) {
 
 __attribute__((noinline)) unsigned
 captureStack(std::uintptr_t *pcs, unsigned max, unsigned appFrames,
-             const CudaModules &modules, Unwinder unwinder) {
+             const CudaModules &modules, Unwinder unwinder, bool appOnly,
+             unsigned *walkDepth) {
   if (unwinder == Unwinder::None || max == 0)
     return 0;
   if (max > kMaxCapture)
     max = kMaxCapture;
   // Results start at our caller: both unwinders then agree frame by frame.
   auto caller = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
-  unsigned appLeft = appFrames == 0 ? ~0u : appFrames;
   if (unwinder == Unwinder::Libgcc || !gUnwBacktrace) {
-    LibgccState state{pcs, 0, max, appLeft, caller, kOwnFramesSlack, &modules};
+    LibgccState state{pcs, 0, max, appFrames == 0 ? ~0u : appFrames,
+                      caller, kOwnFramesSlack, &modules, appOnly};
     _Unwind_Backtrace(libgccStep, &state);
     return state.count;
   }
   // unw_backtrace cannot stop early: walk into a scratch buffer with room
-  // for its own frames, then copy from our caller on.
-  std::uintptr_t raw[kMaxCapture + kOwnFramesSlack];
-  int got = gUnwBacktrace(reinterpret_cast<void **>(raw),
-                          static_cast<int>(max + kOwnFramesSlack));
-  unsigned n = got > 0 ? static_cast<unsigned>(got) : 0;
-  unsigned first = 0;
-  while (first < n && first < kOwnFramesSlack && raw[first] != caller)
-    ++first;
-  if (first == n || raw[first] != caller)
-    first = 0; // not found (should not happen): keep everything
-  unsigned count = 0;
-  for (unsigned i = first; i < n && count < max; ++i) {
-    pcs[count++] = raw[i];
-    if (!modules.isCudaOrProbe(raw[i]) && --appLeft == 0)
-      break;
+  // for its own frames (and, with appOnly, CUDA's), then copy from our
+  // caller on. A thread's calls come through CUDA frames of about the same
+  // depth: walk as deep as its deepest call so far needed (plus a margin),
+  // and again in full only when that fell short.
+  constexpr unsigned kBuffer = kMaxCapture + kOwnFramesSlack, kMargin = 4;
+  std::uintptr_t raw[kBuffer];
+  unsigned full = appOnly ? kBuffer : max + kOwnFramesSlack;
+  unsigned want = full;
+  if (appFrames && walkDepth && *walkDepth && *walkDepth + kMargin < full)
+    want = *walkDepth + kMargin;
+  for (;;) {
+    int got = gUnwBacktrace(reinterpret_cast<void **>(raw), static_cast<int>(want));
+    unsigned n = got > 0 ? static_cast<unsigned>(got) : 0;
+    unsigned first = 0;
+    while (first < n && first < kOwnFramesSlack && raw[first] != caller)
+      ++first;
+    if (first == n || raw[first] != caller)
+      first = 0; // not found (should not happen): keep everything
+    unsigned count = 0, appLeft = appFrames == 0 ? ~0u : appFrames, i = first;
+    for (; i < n && count < max; ++i) {
+      bool app = !modules.isCudaOrProbe(raw[i]);
+      if (app || !appOnly)
+        pcs[count++] = raw[i];
+      if (app && --appLeft == 0) {
+        ++i;
+        break;
+      }
+    }
+    bool complete = appLeft == 0 || count == max || n < want;
+    if (complete || want == full) {
+      if (walkDepth && appFrames && i > *walkDepth)
+        *walkDepth = i;
+      return count;
+    }
+    want = full;
   }
-  return count;
 }
 
 bool isDriverOwnedStack(const std::uintptr_t *pcs, unsigned count,

@@ -47,11 +47,15 @@ Unwinder initStackCapture(Unwinder wanted);
 /// first and starting with the return address into captureStack's caller, so
 /// that every unwinder yields the same frames. Stops once `appFrames` frames
 /// outside the CUDA/probe modules were kept (0: no limit). Returns the count.
-/// Libunwind falls back to Libgcc until initStackCapture loaded it.
+/// `appOnly` drops the CUDA/probe frames from the result (`max` then counts
+/// application frames). `walkDepth`, optional, is the caller's per-thread
+/// record of how deep the walks had to go (it only saves work). Libunwind
+/// falls back to Libgcc until initStackCapture loaded it.
 inline constexpr unsigned kMaxCapture = 256;
 unsigned captureStack(std::uintptr_t *pcs, unsigned max, unsigned appFrames,
                       const CudaModules &modules,
-                      Unwinder unwinder = Unwinder::Libunwind);
+                      Unwinder unwinder = Unwinder::Libunwind,
+                      bool appOnly = false, unsigned *walkDepth = nullptr);
 
 /// Whether a complete stack (innermost first) belongs to a thread the driver
 /// owns: a driver frame lies below (outside of) the first application frame,

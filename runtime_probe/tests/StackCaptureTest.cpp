@@ -15,10 +15,12 @@ struct Captured {
 
 __attribute__((noinline)) Captured level2(Unwinder unwinder, unsigned max,
                                           unsigned appFrames,
-                                          const CudaModules &modules) {
+                                          const CudaModules &modules,
+                                          bool appOnly, unsigned *walkDepth) {
   Captured c;
   c.pcs.resize(kMaxCapture);
-  unsigned n = captureStack(c.pcs.data(), max, appFrames, modules, unwinder);
+  unsigned n = captureStack(c.pcs.data(), max, appFrames, modules, unwinder,
+                            appOnly, walkDepth);
   c.pcs.resize(n);
   asm volatile("" ::: "memory"); // keep the call above out of tail position
   return c;
@@ -26,8 +28,10 @@ __attribute__((noinline)) Captured level2(Unwinder unwinder, unsigned max,
 
 __attribute__((noinline)) Captured level1(Unwinder unwinder, unsigned max,
                                           unsigned appFrames,
-                                          const CudaModules &modules) {
-  Captured c = level2(unwinder, max, appFrames, modules);
+                                          const CudaModules &modules,
+                                          bool appOnly = false,
+                                          unsigned *walkDepth = nullptr) {
+  Captured c = level2(unwinder, max, appFrames, modules, appOnly, walkDepth);
   c.level1ReturnAddress = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
   asm volatile("" ::: "memory");
   return c;
@@ -90,6 +94,34 @@ TEST(StackCapture, LimitsAppFramesAndTotal) {
     EXPECT_EQ(level1(u, kMaxCapture, 0, {}).pcs.size(), full.pcs.size());
   }
   EXPECT_EQ(level1(Unwinder::None, kMaxCapture, 0, {}).pcs.size(), 0u);
+}
+
+// appOnly leaves CUDA/probe frames out; a per-thread depth hint, right,
+// stale or far too small, never changes the result.
+TEST(StackCapture, AppOnlyAndDepthHintKeepTheSameAppFrames) {
+  ASSERT_EQ(initStackCapture(Unwinder::Libunwind), Unwinder::Libunwind);
+  Captured full = level1(Unwinder::Libgcc, kMaxCapture, 0, {});
+  ASSERT_GE(full.pcs.size(), 4u);
+  CudaModules firstIsCuda;
+  firstIsCuda.driver = {full.pcs[0], full.pcs[0] + 1}; // level2's frame
+  for (Unwinder u : {Unwinder::Libunwind, Unwinder::Libgcc}) {
+    SCOPED_TRACE(unwinderName(u));
+    Captured app = level1(u, kMaxCapture, 2, firstIsCuda, /*appOnly=*/true);
+    ASSERT_EQ(app.pcs.size(), 2u);
+    EXPECT_EQ(app.pcs[0], full.pcs[1]); // level1's frame, level2's dropped
+    EXPECT_EQ(app.pcs[1], app.level1ReturnAddress);
+    for (unsigned hint : {0u, 1u, 3u, 100u}) {
+      SCOPED_TRACE(hint);
+      unsigned depth = hint;
+      Captured hinted = level1(u, kMaxCapture, 3, {}, false, &depth);
+      Captured plain = level1(u, kMaxCapture, 3, {});
+      ASSERT_EQ(hinted.pcs.size(), 3u);
+      EXPECT_EQ(hinted.pcs[0], plain.pcs[0]);
+      EXPECT_EQ(hinted.pcs[1], plain.pcs[1]);
+      if (u == Unwinder::Libunwind)
+        EXPECT_GE(depth, 3u); // learned how deep three frames lie
+    }
+  }
 }
 
 TEST(StackCapture, DriverFrameBelowTheAppMeansTheDriversThread) {
