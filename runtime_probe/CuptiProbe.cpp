@@ -152,15 +152,15 @@ void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call) {
 #undef COPY_OF
 }
 
-bool onDriverThread() {
-  if (tThread.driverThread < 0) { // once per thread: a full unwind
+bool onDriverThread(ThreadState &t) {
+  if (t.driverThread < 0) { // once per thread: a full unwind
     std::uintptr_t pcs[kMaxCapture];
     Unwinder unwinder = gProbe->unwinder == Unwinder::None ? Unwinder::Libunwind
                                                            : gProbe->unwinder;
     unsigned n = captureStack(pcs, kMaxCapture, 0, gProbe->cudaModules, unwinder);
-    tThread.driverThread = isDriverOwnedStack(pcs, n, gProbe->cudaModules);
+    t.driverThread = isDriverOwnedStack(pcs, n, gProbe->cudaModules);
   }
-  return tThread.driverThread == 1;
+  return t.driverThread == 1;
 }
 
 constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
@@ -170,15 +170,15 @@ constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
 constexpr std::uint16_t kTimed = TraitMemcpyAsync | TraitAllocation |
                                  TraitSynchronization;
 
-__attribute__((always_inline)) inline void onRuntimeEnter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
-  ThreadState &t = tThread;
+__attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_CallbackId cbid,
+                           const CUpti_CallbackData *cb) {
   if (t.depth++ > 0)
     return; // cudart calling itself: the outermost call is the site
   t.call = ApiCall{};
   t.call.traits = traitsFor(cbid, cb->functionName);
   // No check looks at this call (cudaGetLastError, cudaGetDevice, ...) unless
   // it runs on the driver's callback thread: no params, no clock, no unwind.
-  t.skip = !(t.call.traits & kInteresting) && !onDriverThread();
+  t.skip = !(t.call.traits & kInteresting) && !onDriverThread(t);
   if (t.skip)
     return;
   if (cb->functionParams)
@@ -186,15 +186,14 @@ __attribute__((always_inline)) inline void onRuntimeEnter(CUpti_CallbackId cbid,
   t.startNs = (t.call.traits & kTimed) ? nowNs() : 0;
 }
 
-__attribute__((always_inline)) inline void onRuntimeExit(const CUpti_CallbackData *cb) {
-  ThreadState &t = tThread;
+__attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const CUpti_CallbackData *cb) {
   if (--t.depth > 0 || t.skip)
     return;
   ApiCall &call = t.call;
   call.hostNs = t.startNs ? nowNs() - t.startNs : 0;
   if (cb->functionReturnValue)
     call.result = *static_cast<const cudaError_t *>(cb->functionReturnValue);
-  call.onCallbackThread = onDriverThread();
+  call.onCallbackThread = onDriverThread(t);
   // Only the application's frames: the resolver never looks at CUDA's or the
   // probe's, and leaving them out of the key makes hashing cheaper.
   std::uintptr_t pcs[kMaxFrames];
@@ -208,8 +207,7 @@ __attribute__((always_inline)) inline void onRuntimeExit(const CUpti_CallbackDat
 
 // The stream of a launch whose runtime entry point has no params struct.
 __attribute__((always_inline)) inline void
-onDriverLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
-  ThreadState &t = tThread;
+onDriverLaunch(ThreadState &t, CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
   ApiCall &call = t.call;
   if (t.depth == 0 || t.skip || !(call.traits & TraitLaunch) ||
       call.stream != StreamKind::Unknown || !cb->functionParams)
@@ -244,17 +242,18 @@ onDriverLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
 // through, to one.
 void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
                           CUpti_CallbackId cbid, const void *data) {
-  if (tThread.inProbe || gProbe->stopped.load(std::memory_order_relaxed))
+  ThreadState &t = tThread; // one TLS look-up per callback
+  if (t.inProbe || gProbe->stopped.load(std::memory_order_relaxed))
     return;
   auto *cb = static_cast<const CUpti_CallbackData *>(data);
   bool enter = cb->callbackSite == CUPTI_API_ENTER;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     if (enter)
-      onRuntimeEnter(cbid, cb);
+      onRuntimeEnter(t, cbid, cb);
     else
-      onRuntimeExit(cb);
+      onRuntimeExit(t, cb);
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && enter) {
-    onDriverLaunch(cbid, cb);
+    onDriverLaunch(t, cbid, cb);
   }
 }
 
