@@ -41,6 +41,8 @@ struct ProbeState {
   Unwinder unwinder = Unwinder::Libunwind;
   char rawPath[1024] = {};
   std::atomic<bool> stopped{false};
+  CUpti_SubscriberHandle subscriber = nullptr;
+  std::atomic<bool> driverLaunchesOn{false}; // see enableDriverLaunches
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
 };
 ProbeState *gProbe = nullptr;
@@ -163,6 +165,24 @@ bool onDriverThread(ThreadState &t) {
   return t.driverThread == 1;
 }
 
+// The stream of a launch whose runtime entry point has no params struct
+// (shared cudart's __cudaLaunchKernel) comes from the nested driver launch.
+// Static cudart, nvcc's default, reports launches as cudaLaunchKernel with
+// params: the driver callbacks (an enter and an exit per launch, a fifth of
+// the probe's cost on a launch) are only turned on once a launch needs them.
+// CUPTI checks the enable flags when it dispatches, so the nested driver call
+// of the very launch that turns them on is already seen.
+void enableDriverLaunches(ThreadState &t) {
+  if (gProbe->driverLaunchesOn.exchange(true))
+    return;
+  t.inProbe = true;
+  for (CUpti_CallbackId id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
+    cuptiEnableCallback(1, gProbe->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  t.inProbe = false;
+}
+
 constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
                                        TraitAllocation | TraitSynchronization;
 // The checks whose evidence reports host time; other calls (launches above
@@ -183,6 +203,9 @@ __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_
     return;
   if (cb->functionParams)
     readParams(cbid, cb->functionParams, t.call);
+  if ((t.call.traits & TraitLaunch) && t.call.stream == StreamKind::Unknown &&
+      !gProbe->driverLaunchesOn.load(std::memory_order_relaxed))
+    enableDriverLaunches(t);
   t.startNs = (t.call.traits & kTimed) ? nowNs() : 0;
 }
 
@@ -366,10 +389,7 @@ void startProbe() {
   for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
                               CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
     cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-  for (CUpti_CallbackId id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  gProbe->subscriber = subscriber; // driver launch callbacks: enableDriverLaunches
   std::atexit(flushAtExit);
   pthread_atfork(nullptr, nullptr, onForkChild);
   installSignalHandlers();
