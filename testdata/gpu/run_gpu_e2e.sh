@@ -59,7 +59,7 @@ run_pair() { # name, expected status
 }
 if [ "$analyzer_only" = 1 ]; then
   echo "NOTE: probe half skipped (STREAMLINT_E2E_ANALYZER_ONLY=1): traces from $work"
-  for name in misuse ptds crash; do
+  for name in misuse misuse_shared ptds crash; do
     [ -s "$work/$name.trace" ] || fail "$work/$name.trace missing: run the probe half first"
   done
 else
@@ -87,7 +87,7 @@ else
   # no finding (check_expectations.py --available).
   available=$("$analyzer" --list-checks | sed -n 's/^\([a-z0-9-]*\):.*/\1/p' | paste -sd, -)
   echo "== streamlint checks built: ${available:-none}"
-  for spec in "misuse:misuse.cu:" "ptds:ptds.cu:-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1" "crash:crash.cu:"; do
+  for spec in "misuse:misuse.cu:" "misuse_shared:misuse.cu:" "ptds:ptds.cu:-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1" "crash:crash.cu:"; do
     IFS=: read -r name src defs <<<"$spec"
     db=$work/db-$name; mkdir -p "$db"
     printf '[{"directory":"%s","file":"%s","command":"nvcc -x cu -g -c %s %s -o /dev/null"}]\n' \
