@@ -363,7 +363,7 @@ void startProbe() {
     const char *why = dlerror();
     std::fprintf(stderr, "streamlint-probe: cannot load libunwind.so.8 (%s); "
                  "using libgcc's slower unwinder (Debian: apt-get install "
-                 "libunwind8)\n", why ? why : "symbols missing");
+                 "libunwind8)\n", why ? why : "unavailable");
   }
   gProbe->modules.snapshot();
   gProbe->cudaModules.driver = rangeOf("libcuda.so");

@@ -5,8 +5,10 @@
 // RTLD_LOCAL, since it also defines _Unwind_* functions that must not
 // replace libgcc's for the application. Its package also installs an
 // unwind.h that shadows GCC's; libgcc's two functions are declared by hand.
+#if STREAMLINT_HAVE_LIBUNWIND
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
+#endif
 
 #include <cstring>
 #include <dlfcn.h>
@@ -25,8 +27,12 @@ namespace {
 #define STREAMLINT_STR(x) STREAMLINT_STR2(x)
 
 using UnwBacktraceFn = int (*)(void **, int);
-using UnwSetCachingPolicyFn = int (*)(unw_addr_space_t, unw_caching_policy_t);
 UnwBacktraceFn gUnwBacktrace = nullptr; // set once libunwind is loaded
+
+#if !STREAMLINT_HAVE_LIBUNWIND
+bool loadLibunwind() { return false; } // built without libunwind.h
+#else
+using UnwSetCachingPolicyFn = int (*)(unw_addr_space_t, unw_caching_policy_t);
 
 bool loadLibunwind() {
   if (gUnwBacktrace)
@@ -49,6 +55,7 @@ bool loadLibunwind() {
   gUnwBacktrace = backtrace;
   return true;
 }
+#endif
 
 constexpr int kUrcNoReason = 0, kUrcEndOfStack = 5; // _Unwind_Reason_Code
 // Frames of the unwinder itself above captureStack's caller.
