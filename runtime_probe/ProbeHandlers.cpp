@@ -37,7 +37,9 @@ void recordCall(SiteRecord &site, const ApiCall &call) {
   site.calls.fetch_add(1, kRelaxed);
   if (call.hostNs) // untimed calls (launches) skip the atomic
     site.hostNs.fetch_add(call.hostNs, kRelaxed);
-  if (call.traits & TraitStreamOrdered)
+  // Synchronizations count their stream too: cudaStreamSynchronize is
+  // device-wide only on the legacy default stream.
+  if (call.traits & (TraitStreamOrdered | TraitSynchronization))
     handleStreamUse(site, call);
   if (call.traits & TraitMemcpyAsync)
     handleAsyncCopy(site, call);

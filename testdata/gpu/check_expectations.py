@@ -7,7 +7,10 @@ any mismatch, so a missing or wrong status always fails.
 --available CHECKS (comma-separated, from `streamlint --list-checks`): a
 marker of a check that is not built yet is held to what the merge must do
 without a static finding: a confirmed or runtime-only site is reported
-runtime-only, a refuted or unreached one not at all."""
+runtime-only, a refuted or unreached one not at all.
+
+`=none` says the probe must report no misuse there: no misuse in the trace,
+and no finding, or only a refuted or unreached one, in the output."""
 import argparse, json, os, re, sys
 
 MARK = re.compile(r"//\s*PROBE:\s*([a-z-]+)=([a-z-]+)")
@@ -69,10 +72,13 @@ def main():
                 got = ((hits[0].get("dynamic") or {}).get("status", "no status")
                        if hits else "no finding")
             evidence = [h.get("dynamic") for h in hits]
-            if available is not None and check not in available:
+            if available is not None and check not in available and want != "none":
                 want = without_static_check(want)
                 check += " (not built)"
-        ok = got == want
+        if want == "none":
+            ok = got in ("refuted", "not-reached", "no finding")
+        else:
+            ok = got == want
         failures += not ok
         print("%s %s:%d %s: want %s, got %s %s" % ("ok  " if ok else "FAIL",
               os.path.basename(path), line, check, want, got, evidence))

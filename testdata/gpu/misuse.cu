@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
   cudaMemcpyAsync(pinned, d, bytes, cudaMemcpyDeviceToHost); // PROBE: default-stream=confirmed
   float *opaque = opaqueHostBuffer(bytes);
   cudaMemcpyAsync(opaque, d, bytes, cudaMemcpyDeviceToHost, s); // PROBE: pageable-memcpy-async=runtime-only
-  cudaStreamSynchronize(s);
+  cudaStreamSynchronize(s); // PROBE: device-sync=none (its own stream: the fix, not the misuse)
 
   for (int it = 0; it < 10; ++it) {
     float *tmp = nullptr;
@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
   float *victim = nullptr;
   cudaMalloc(&victim, 256);
   cudaLaunchHostFunc(s, freeInCallback, victim);
-  cudaStreamSynchronize(s);
+  cudaStreamSynchronize(s); // PROBE: device-sync=none
 
   double sum = 0;
   for (int i = 0; i < n; ++i)
