@@ -5,6 +5,7 @@
 // trace is written once at exit or on a fatal signal.
 
 #include "ApiCatalog.h"
+#include "CallParams.h"
 #include "CallSiteTable.h"
 #include "ModuleMap.h"
 #include "ProbeHandlers.h"
@@ -76,86 +77,6 @@ std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name) {
   return t;
 }
 
-StreamKind streamKind(const void *stream, std::uint16_t traits) {
-  return isLegacyStream(reinterpret_cast<std::uintptr_t>(stream),
-                        traits & TraitPerThread)
-             ? StreamKind::Legacy
-             : StreamKind::Other;
-}
-
-// Pageable host memory is unknown to the driver: the query fails for it.
-HostMemory hostMemoryOf(const void *ptr) {
-  CUmemorytype type{};
-  tThread.inProbe = true;
-  CUresult r = cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                     reinterpret_cast<CUdeviceptr>(ptr));
-  tThread.inProbe = false;
-  if (r != CUDA_SUCCESS)
-    return HostMemory::Pageable;
-  return type == CU_MEMORYTYPE_HOST ? HostMemory::Pinned : HostMemory::Unknown;
-}
-
-void noteCopy(ApiCall &call, const void *dst, const void *src,
-              cudaMemcpyKind kind, std::size_t bytes, const void *stream) {
-  call.stream = streamKind(stream, call.traits);
-  call.bytes = bytes;
-  HostMemory d = HostMemory::Unknown, s = HostMemory::Unknown;
-  if (dst && (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDefault ||
-              kind == cudaMemcpyHostToHost))
-    d = hostMemoryOf(dst);
-  if (src && (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDefault ||
-              kind == cudaMemcpyHostToHost))
-    s = hostMemoryOf(src);
-  if (d == HostMemory::Pageable || s == HostMemory::Pageable)
-    call.hostMemory = HostMemory::Pageable;
-  else if (d == HostMemory::Pinned || s == HostMemory::Pinned)
-    call.hostMemory = HostMemory::Pinned;
-}
-
-// Reads the stream (and, for copies, the host side) from the params struct.
-// `__cudaLaunchKernel` has no params struct: its stream comes from the nested
-// driver launch (onDriverLaunch).
-void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call) {
-#define STREAM_OF(ID, TYPE, EXPR)                                              \
-  case CUPTI_RUNTIME_TRACE_CBID_##ID: {                                        \
-    auto *a = static_cast<const TYPE *>(p);                                    \
-    call.stream = streamKind(EXPR, call.traits);                               \
-    return;                                                                    \
-  }
-#define COPY_OF(ID, TYPE, DST, SRC, BYTES)                                     \
-  case CUPTI_RUNTIME_TRACE_CBID_##ID: {                                        \
-    auto *a = static_cast<const TYPE *>(p);                                    \
-    noteCopy(call, DST, SRC, a->kind, BYTES, a->stream);                       \
-    return;                                                                    \
-  }
-  switch (cbid) {
-    STREAM_OF(cudaLaunchKernel_v7000, cudaLaunchKernel_v7000_params, a->stream)
-    STREAM_OF(cudaLaunchKernel_ptsz_v7000, cudaLaunchKernel_ptsz_v7000_params, a->stream)
-    STREAM_OF(cudaLaunchKernelExC_v11060, cudaLaunchKernelExC_v11060_params, a->config ? a->config->stream : nullptr)
-    STREAM_OF(cudaLaunchKernelExC_ptsz_v11060, cudaLaunchKernelExC_ptsz_v11060_params, a->config ? a->config->stream : nullptr)
-    STREAM_OF(cudaMemsetAsync_v3020, cudaMemsetAsync_v3020_params, a->stream)
-    STREAM_OF(cudaMemsetAsync_ptsz_v7000, cudaMemsetAsync_ptsz_v7000_params, a->stream)
-    STREAM_OF(cudaEventRecord_v3020, cudaEventRecord_v3020_params, a->stream)
-    STREAM_OF(cudaEventRecord_ptsz_v7000, cudaEventRecord_ptsz_v7000_params, a->stream)
-    STREAM_OF(cudaStreamWaitEvent_v3020, cudaStreamWaitEvent_v3020_params, a->stream)
-    STREAM_OF(cudaLaunchHostFunc_v10000, cudaLaunchHostFunc_v10000_params, a->stream)
-    STREAM_OF(cudaStreamAddCallback_v5000, cudaStreamAddCallback_v5000_params, a->stream)
-    STREAM_OF(cudaStreamSynchronize_v3020, cudaStreamSynchronize_v3020_params, a->stream)
-    STREAM_OF(cudaStreamSynchronize_ptsz_v7000, cudaStreamSynchronize_ptsz_v7000_params, a->stream)
-    STREAM_OF(cudaGraphLaunch_v10000, cudaGraphLaunch_v10000_params, a->stream)
-    COPY_OF(cudaMemcpyAsync_v3020, cudaMemcpyAsync_v3020_params, a->dst, a->src, a->count)
-    COPY_OF(cudaMemcpyAsync_ptsz_v7000, cudaMemcpyAsync_ptsz_v7000_params, a->dst, a->src, a->count)
-    COPY_OF(cudaMemcpy2DAsync_v3020, cudaMemcpy2DAsync_v3020_params, a->dst, a->src, a->width * a->height)
-    COPY_OF(cudaMemcpy2DAsync_ptsz_v7000, cudaMemcpy2DAsync_ptsz_v7000_params, a->dst, a->src, a->width * a->height)
-    COPY_OF(cudaMemcpyToSymbolAsync_v3020, cudaMemcpyToSymbolAsync_v3020_params, nullptr, a->src, a->count)
-    COPY_OF(cudaMemcpyFromSymbolAsync_v3020, cudaMemcpyFromSymbolAsync_v3020_params, a->dst, nullptr, a->count)
-  default:
-    return;
-  }
-#undef STREAM_OF
-#undef COPY_OF
-}
-
 bool onDriverThread(ThreadState &t) {
   if (t.driverThread < 0) { // once per thread: a full unwind
     std::uintptr_t pcs[kMaxCapture];
@@ -204,7 +125,7 @@ __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_
   if (t.skip)
     return;
   if (cb->functionParams)
-    readParams(cbid, cb->functionParams, t.call);
+    readParams(cbid, cb->functionParams, t.call, t.inProbe);
   if ((t.call.traits & TraitLaunch) && t.call.stream == StreamKind::Unknown &&
       !gProbe->driverLaunchesOn.load(std::memory_order_relaxed))
     enableDriverLaunches(t);
