@@ -5,6 +5,7 @@
 #include "analyzer/output/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
 
+#include <algorithm>
 #include <map>
 
 namespace streamlint {
@@ -89,9 +90,17 @@ Json summary(const AnalysisResult &result) {
 
 void writeJson(const AnalysisResult &result, const OutputOptions &options,
                SourceTextCache &sources, llvm::raw_ostream &out) {
-  Json findings = Json::array();
+  // Deterministic order whatever the producer did: diffs of two runs stay small.
+  std::vector<const Finding *> ordered;
   for (const Finding &f : result.findings)
-    findings.push_back(finding(f, sources));
+    ordered.push_back(&f);
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const Finding *a, const Finding *b) {
+                     return findingLess(*a, *b);
+                   });
+  Json findings = Json::array();
+  for (const Finding *f : ordered)
+    findings.push_back(finding(*f, sources));
   Json problems = Json::array();
   for (const TranslationUnitProblem &p : result.problems)
     problems.push_back(Json{{"file", p.file},

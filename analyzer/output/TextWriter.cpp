@@ -103,7 +103,8 @@ public:
         p.analyzedPartially
             ? "translation unit analyzed partially after " +
                   std::to_string(p.errors.size()) +
-                  " errors; findings may be missing"
+                  (p.errors.size() == 1 ? " error" : " errors") +
+                  "; findings may be missing"
             : "translation unit could not be analyzed";
     header(SourcePoint{p.file, 0, 0}, Severity::Error, message, "");
   }
@@ -131,7 +132,9 @@ private:
     out_ << severityName(severity) << ": ";
     color(kReset);
     color(kBold);
-    out_ << message;
+    // One line per diagnostic, or editors' problem matchers lose the rest.
+    for (char c : message)
+      out_ << (c == '\n' || c == '\r' ? ' ' : c);
     if (!check.empty())
       out_ << " [" << check << "]";
     color(kReset);
