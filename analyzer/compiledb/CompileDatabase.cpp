@@ -36,8 +36,12 @@ loadCompileDatabase(const std::string &buildPath) {
       continue;
     CompileEntry entry;
     entry.directory = object->getString("directory").value_or("").str();
-    llvm::SmallString<256> file(object->getString("file").value_or(""));
-    llvm::sys::fs::make_absolute(entry.directory, file);
+    llvm::StringRef name = object->getString("file").value_or("");
+    llvm::SmallString<256> file(name);
+    if (llvm::sys::path::is_relative(name)) {
+      file = entry.directory;
+      llvm::sys::path::append(file, name);
+    }
     entry.file = std::string(file);
     if (auto *args = object->getArray("arguments")) {
       for (auto &arg : *args)

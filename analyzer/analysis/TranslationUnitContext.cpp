@@ -1,0 +1,145 @@
+#include "analyzer/analysis/TranslationUnitContext.h"
+
+#include "clang/AST/ASTTypeTraits.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
+
+namespace streamlint {
+
+TranslationUnitContext::TranslationUnitContext(clang::ASTContext &ast,
+                                               TranslationUnitInfo info,
+                                               const CheckOptions &options)
+    : ast_(ast), info_(std::move(info)), options_(options) {}
+
+SourcePoint TranslationUnitContext::point(clang::SourceLocation location) const {
+  SourcePoint result;
+  if (location.isInvalid())
+    return result;
+  const clang::SourceManager &sm = sources();
+  clang::SourceLocation expansion = sm.getExpansionLoc(location);
+  clang::FileID file = sm.getFileID(expansion);
+  auto entry = sm.getFileEntryRefForID(file);
+  if (!entry)
+    return result;
+  llvm::SmallString<256> path(entry->getName());
+  sm.getFileManager().makeAbsolutePath(path);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  result.file = std::string(path);
+  result.line = sm.getExpansionLineNumber(expansion);
+  result.column = sm.getExpansionColumnNumber(expansion);
+  return result;
+}
+
+std::string TranslationUnitContext::normalizedText(clang::SourceRange range) const {
+  const clang::SourceManager &sm = sources();
+  clang::CharSourceRange tokens = clang::CharSourceRange::getTokenRange(
+      sm.getExpansionRange(range.getBegin()).getBegin(),
+      sm.getExpansionRange(range.getEnd()).getEnd());
+  llvm::StringRef text =
+      clang::Lexer::getSourceText(tokens, sm, ast_.getLangOpts());
+  std::string normalized;
+  bool pendingSpace = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      pendingSpace = !normalized.empty();
+      continue;
+    }
+    if (pendingSpace)
+      normalized += ' ';
+    pendingSpace = false;
+    normalized += c;
+  }
+  return normalized;
+}
+
+const clang::FunctionDecl *
+TranslationUnitContext::enclosingFunction(const clang::Stmt &stmt) const {
+  clang::DynTypedNodeList parents = ast_.getParents(stmt);
+  while (!parents.empty()) {
+    const clang::DynTypedNode &parent = parents[0];
+    if (const auto *function = parent.get<clang::FunctionDecl>())
+      return function;
+    if (const auto *lambda = parent.get<clang::LambdaExpr>())
+      return lambda->getCallOperator();
+    parents = ast_.getParents(parent);
+  }
+  return nullptr;
+}
+
+Finding &TranslationUnitContext::report(llvm::StringRef checkId,
+                                        Severity severity,
+                                        clang::SourceRange range,
+                                        std::string message,
+                                        const clang::Stmt *stmt) {
+  const clang::SourceManager &sm = sources();
+  Finding finding;
+  finding.checkId = checkId.str();
+  finding.severity = severity;
+  finding.message = std::move(message);
+  clang::SourceLocation begin = sm.getExpansionLoc(range.getBegin());
+  finding.location = point(begin);
+  clang::SourceLocation lastToken = sm.getExpansionRange(range.getEnd()).getEnd();
+  clang::SourceLocation end = clang::Lexer::getLocForEndOfToken(
+      lastToken, 0, sm, ast_.getLangOpts());
+  finding.end = point(end.isValid() ? end : lastToken);
+  if (end.isValid() && finding.end.column > 1)
+    --finding.end.column;
+  if (stmt) {
+    if (const clang::FunctionDecl *function = enclosingFunction(*stmt))
+      finding.function = function->getQualifiedNameAsString();
+    finding.snippet = normalizedText(stmt->getSourceRange());
+  } else {
+    finding.snippet = normalizedText(range);
+  }
+  findings_.push_back(std::move(finding));
+  inSystemHeader_.push_back(begin.isInvalid() || sm.isInSystemHeader(begin));
+  return findings_.back();
+}
+
+void TranslationUnitContext::addRelated(Finding &finding,
+                                        clang::SourceLocation location,
+                                        std::string message) const {
+  finding.related.push_back({point(location), std::move(message)});
+}
+
+std::optional<TextEdit>
+TranslationUnitContext::edit(clang::CharSourceRange range,
+                             llvm::StringRef text) const {
+  const clang::SourceManager &sm = sources();
+  clang::CharSourceRange fileRange =
+      clang::Lexer::makeFileCharRange(range, sm, ast_.getLangOpts());
+  if (fileRange.isInvalid())
+    return std::nullopt;
+  auto [beginFile, beginOffset] = sm.getDecomposedLoc(fileRange.getBegin());
+  auto [endFile, endOffset] = sm.getDecomposedLoc(fileRange.getEnd());
+  if (beginFile != endFile || endOffset < beginOffset ||
+      sm.isInSystemHeader(fileRange.getBegin()))
+    return std::nullopt;
+  TextEdit edit;
+  edit.begin = point(fileRange.getBegin());
+  edit.end = point(fileRange.getEnd());
+  edit.file = edit.begin.file;
+  if (edit.file.empty())
+    return std::nullopt;
+  edit.offset = beginOffset;
+  edit.length = endOffset - beginOffset;
+  edit.replacement = text.str();
+  return edit;
+}
+
+std::vector<Finding> TranslationUnitContext::takeFindings() {
+  std::vector<Finding> kept;
+  for (size_t i = 0; i < findings_.size(); ++i)
+    if (!inSystemHeader_[i])
+      kept.push_back(std::move(findings_[i]));
+  findings_.clear();
+  inSystemHeader_.clear();
+  return kept;
+}
+
+} // namespace streamlint

@@ -1,0 +1,72 @@
+#pragma once
+// What a check sees of the translation unit being analyzed, and where its
+// findings go.
+
+#include "analyzer/Finding.h"
+#include "analyzer/analysis/CheckOptions.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceLocation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// Facts about the TU from its compile command.
+struct TranslationUnitInfo {
+  std::string mainFile;
+  bool isCuda = false;
+  /// Built with --default-stream per-thread (or the macro): an omitted or 0
+  /// stream is the per-thread stream, not the legacy barrier.
+  bool perThreadDefaultStream = false;
+};
+
+/// The AST of one TU, its facts and options, and the findings reported on it.
+class TranslationUnitContext {
+public:
+  TranslationUnitContext(clang::ASTContext &ast, TranslationUnitInfo info,
+                         const CheckOptions &options);
+
+  clang::ASTContext &ast() const { return ast_; }
+  const clang::SourceManager &sources() const { return ast_.getSourceManager(); }
+  const TranslationUnitInfo &info() const { return info_; }
+  const CheckOptions &options() const { return options_; }
+
+  /// Records a finding at `range` (expansion locations). Fills end, snippet
+  /// and the enclosing function from `stmt` when given.
+  Finding &report(llvm::StringRef checkId, Severity severity,
+                  clang::SourceRange range, std::string message,
+                  const clang::Stmt *stmt = nullptr);
+
+  /// Adds a related location (a loop, a call-chain step, an allocation).
+  void addRelated(Finding &finding, clang::SourceLocation location,
+                  std::string message) const;
+
+  /// A replacement of `range` by `text`; nullopt inside macro expansions or
+  /// when the range is not in a file.
+  std::optional<TextEdit> edit(clang::CharSourceRange range,
+                               llvm::StringRef text) const;
+
+  /// The file position of `location` (its expansion location); file absolute.
+  SourcePoint point(clang::SourceLocation location) const;
+
+  /// The function (or lambda operator, or method) whose body holds `stmt`.
+  const clang::FunctionDecl *enclosingFunction(const clang::Stmt &stmt) const;
+
+  /// The source text of `range`, whitespace-normalized.
+  std::string normalizedText(clang::SourceRange range) const;
+
+  /// The findings reported so far, minus those inside system headers.
+  std::vector<Finding> takeFindings();
+
+private:
+  clang::ASTContext &ast_;
+  TranslationUnitInfo info_;
+  const CheckOptions &options_;
+  std::vector<Finding> findings_;
+  std::vector<bool> inSystemHeader_;
+};
+
+} // namespace streamlint

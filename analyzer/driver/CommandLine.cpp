@@ -1,0 +1,130 @@
+#include "analyzer/driver/CommandLine.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace streamlint {
+namespace {
+
+namespace cl = llvm::cl;
+
+cl::OptionCategory category("streamlint options");
+
+const char *const overview = R"(streamlint: find CUDA stream misuse in host code.
+
+Reads a compile database (compile_commands.json written by CMake with nvcc or
+clang, Bear or Bazel), parses the host side of each translation unit with
+clang and reports implicit legacy-default-stream work, device-wide
+synchronization and allocations on hot paths, pageable memory in async copies
+and CUDA calls inside host callbacks.
+)";
+
+const char *const moreHelp = R"(
+Examples:
+  streamlint -p build/
+  streamlint -p build/ src/a.cu src/b.cu
+  streamlint -p build/ -j 8 --format sarif -o streamlint.sarif
+  streamlint -p build/ --checks='-*,default-stream' --format json
+
+Output formats (--format):
+  text    clang-style "file:line:col: warning: message [check-id]" with the
+          source line and a caret; colors on a terminal only
+  json    stable schema, see docs/output-formats.md
+  sarif   SARIF 2.1.0 for GitHub code scanning and editors
+  github  GitHub Actions workflow annotations
+  gitlab  GitLab Code Quality report
+
+Suppressing a finding: // NOLINT, // NOLINT(check-id), // NOLINTNEXTLINE(...),
+// NOLINTBEGIN(...) ... // NOLINTEND(...).
+
+Exit codes:
+  0  no warnings (notes alone do not fail)
+  1  at least one warning or error finding
+  2  usage or input error (bad option, unreadable or malformed compile
+     database, a named file with no entry, unreadable trace)
+  3  some translation unit could not be analyzed fully (compile errors);
+     the others were analyzed and reported
+)";
+
+cl::opt<std::string> buildPath("p", cl::desc("Build directory holding compile_commands.json "
+                                             "(default: search up from the current directory)"),
+                               cl::value_desc("build-path"), cl::cat(category));
+cl::list<std::string> sourceFiles(cl::Positional, cl::desc("[<source>...]"),
+                                  cl::cat(category));
+cl::opt<std::string> checks("checks", cl::desc("Comma-separated globs of checks to run; "
+                                               "'-' disables (e.g. '-*,default-stream')"),
+                            cl::init("*"), cl::cat(category));
+cl::opt<bool> listChecks("list-checks", cl::desc("List the checks and exit"),
+                         cl::cat(category));
+cl::list<std::string> checkOptions("check-option",
+                                   cl::desc("Set a check option: <check-id>.<Name>=<value>"),
+                                   cl::value_desc("id.Name=value"), cl::cat(category));
+cl::opt<std::string> format("format", cl::desc("Output format: text, json, sarif, github, gitlab"),
+                            cl::init("text"), cl::cat(category));
+cl::opt<std::string> output("o", cl::desc("Write the report to <file> instead of stdout"),
+                            cl::value_desc("file"), cl::cat(category));
+cl::alias outputLong("output", cl::aliasopt(output));
+cl::opt<unsigned> jobs("j", cl::desc("Translation units analyzed in parallel (default: all cores)"),
+                       cl::init(0), cl::cat(category));
+cl::list<std::string> extraArgs("extra-arg", cl::desc("Append an argument to every compile command"),
+                                cl::cat(category));
+cl::list<std::string> extraArgsBefore("extra-arg-before",
+                                      cl::desc("Prepend an argument to every compile command"),
+                                      cl::cat(category));
+cl::opt<std::string> trace("trace", cl::desc("Merge a runtime trace written by streamlint-probe"),
+                           cl::value_desc("file"), cl::cat(category));
+cl::opt<cl::boolOrDefault> useColor("use-color",
+                                   cl::desc("Colors in text output (default: only on a terminal); "
+                                            "--use-color=false turns them off"),
+                                   cl::cat(category));
+cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary line on stderr"),
+                    cl::cat(category));
+
+llvm::Error usageError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+} // namespace
+
+llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv) {
+  cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](llvm::raw_ostream &out) {
+    out << "streamlint " STREAMLINT_VERSION "\n";
+  });
+  cl::extrahelp more(moreHelp);
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (!cl::ParseCommandLineOptions(argc, argv, overview, &errorStream))
+    return usageError(llvm::StringRef(errors).trim());
+
+  CommandLineOptions result;
+  result.analyzer.buildPath = buildPath;
+  result.analyzer.files.assign(sourceFiles.begin(), sourceFiles.end());
+  result.analyzer.checks = checks;
+  result.analyzer.jobs = jobs;
+  result.analyzer.translate.extraArgs.assign(extraArgs.begin(), extraArgs.end());
+  result.analyzer.translate.extraArgsBefore.assign(extraArgsBefore.begin(),
+                                                   extraArgsBefore.end());
+  for (const std::string &setting : checkOptions) {
+    auto [key, value] = llvm::StringRef(setting).split('=');
+    if (!key.contains('.') || !llvm::StringRef(setting).contains('='))
+      return usageError("--check-option '" + setting +
+                        "': expected <check-id>.<Name>=<value>");
+    result.analyzer.checkOptions.set(key.str(), value.str());
+  }
+  auto parsedFormat = parseOutputFormat(format);
+  if (!parsedFormat)
+    return usageError("--format '" + format +
+                      "': expected text, json, sarif, github or gitlab");
+  result.format = *parsedFormat;
+  result.outputPath = output;
+  result.tracePath = trace;
+  result.color = useColor == cl::BOU_TRUE    ? ColorMode::Always
+                 : useColor == cl::BOU_FALSE ? ColorMode::Never
+                                             : ColorMode::Auto;
+  result.listChecks = listChecks;
+  result.quiet = quiet;
+  return result;
+}
+
+} // namespace streamlint

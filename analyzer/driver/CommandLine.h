@@ -1,0 +1,30 @@
+#pragma once
+// All of streamlint's command-line options, parsed into one plain struct.
+
+#include "analyzer/driver/Analyzer.h"
+#include "analyzer/output/Output.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace streamlint {
+
+enum class ColorMode { Auto, Always, Never };
+
+/// Everything the user asked for on the command line.
+struct CommandLineOptions {
+  AnalyzerOptions analyzer;
+  OutputFormat format = OutputFormat::Text;
+  std::string outputPath;   // "" = stdout
+  std::string tracePath;    // --trace
+  ColorMode color = ColorMode::Auto;
+  bool listChecks = false;
+  bool quiet = false;
+};
+
+/// Parses argv; --help and --version print and exit inside. Errors are usage
+/// errors (exit code 2).
+llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv);
+
+} // namespace streamlint

@@ -1,0 +1,28 @@
+#pragma once
+// Parsing one translation unit with clang and running the enabled checks on it.
+
+#include "analyzer/Finding.h"
+#include "analyzer/analysis/CheckOptions.h"
+#include "analyzer/compiledb/CompileDatabase.h"
+#include "checks/CheckRegistry.h"
+
+#include <optional>
+#include <vector>
+
+namespace streamlint {
+
+/// What one TU produced: findings, and a problem if it did not parse cleanly.
+struct TranslationUnitOutcome {
+  std::vector<Finding> findings;
+  std::optional<TranslationUnitProblem> problem;
+  bool checksRan = false;  // clang built an AST (maybe with recovery)
+};
+
+/// Parses `invocation` and runs every check `selection` enables. Never
+/// throws; a TU with errors is still checked on clang's recovered AST.
+TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
+                                              const CheckRegistry &registry,
+                                              const CheckSelection &selection,
+                                              const CheckOptions &options);
+
+} // namespace streamlint

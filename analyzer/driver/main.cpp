@@ -1,0 +1,89 @@
+// streamlint: parse options, analyze, merge a trace, write the report.
+#include "analyzer/driver/Analyzer.h"
+#include "analyzer/driver/CommandLine.h"
+#include "analyzer/driver/ExitCode.h"
+#include "analyzer/output/Output.h"
+#include "analyzer/trace/TraceMerge.h"
+#include "checks/CheckRegistry.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace streamlint;
+
+static int fail(const llvm::Twine &message, int code) {
+  llvm::errs() << "streamlint: error: " << message << "\n";
+  return code;
+}
+
+static void printSummary(const AnalysisResult &result) {
+  unsigned warnings = 0, notes = 0;
+  for (const Finding &finding : result.findings)
+    (finding.severity == Severity::Note ? notes : warnings)++;
+  llvm::errs() << "streamlint: " << warnings << " warning(s), " << notes
+               << " note(s) in " << result.translationUnits
+               << " translation unit(s)";
+  if (!result.problems.empty())
+    llvm::errs() << "; " << result.problems.size()
+                 << " could not be analyzed fully";
+  llvm::errs() << "\n";
+  for (const TranslationUnitProblem &problem : result.problems) {
+    llvm::errs() << "streamlint: " << problem.file << ": "
+                 << (problem.analyzedPartially ? "analyzed partially"
+                                               : "not analyzed")
+                 << " because of compile errors:\n";
+    for (const std::string &error : problem.errors)
+      llvm::errs() << "  " << error << "\n";
+  }
+}
+
+int main(int argc, const char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  auto options = parseCommandLine(argc, argv);
+  if (!options)
+    return fail(llvm::toString(options.takeError()), ExitUsageError);
+
+  CheckRegistry registry;
+  registerAllChecks(registry);
+  if (options->listChecks) {
+    for (const RuleInfo &rule : registry.rules())
+      llvm::outs() << rule.id << ": " << rule.shortDescription << "\n";
+    return ExitClean;
+  }
+  CheckSelection selection(options->analyzer.checks);
+  for (const std::string &glob : selection.unmatched(registry))
+    llvm::errs() << "streamlint: warning: --checks: '" << glob
+                 << "' matches no check (see --list-checks)\n";
+
+  auto result = runAnalysis(options->analyzer, registry);
+  if (!result)
+    return fail(llvm::toString(result.takeError()), ExitUsageError);
+  if (!options->tracePath.empty())
+    if (llvm::Error error = mergeTraceFile(options->tracePath, *result))
+      return fail(llvm::toString(std::move(error)), ExitUsageError);
+
+  OutputOptions output;
+  output.rules = registry.rules();
+  output.toolVersion = STREAMLINT_VERSION;
+  llvm::SmallString<256> cwd;
+  llvm::sys::fs::current_path(cwd);
+  output.baseDirectory = std::string(cwd);
+  if (options->outputPath.empty()) {
+    output.color = options->color == ColorMode::Always ||
+                   (options->color == ColorMode::Auto &&
+                    llvm::sys::Process::StandardOutIsDisplayed());
+    writeFindings(options->format, *result, output, llvm::outs());
+  } else {
+    std::error_code error;
+    llvm::raw_fd_ostream file(options->outputPath, error);
+    if (error)
+      return fail(options->outputPath + ": " + error.message(), ExitUsageError);
+    output.color = options->color == ColorMode::Always;
+    writeFindings(options->format, *result, output, file);
+  }
+  if (!options->quiet)
+    printSummary(*result);
+  return exitCodeFor(*result);
+}

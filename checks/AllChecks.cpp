@@ -1,0 +1,12 @@
+// The one table of streamlint's checks, sorted by id.
+#include "checks/CheckRegistry.h"
+
+#include "checks/DeviceSyncCheck.h"
+
+namespace streamlint {
+
+void registerAllChecks(CheckRegistry &registry) {
+  registry.add<DeviceSyncCheck>();
+}
+
+} // namespace streamlint

@@ -1,0 +1,65 @@
+#include "checks/CheckRegistry.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/GlobPattern.h"
+
+#include <algorithm>
+
+namespace streamlint {
+
+void CheckRegistry::add(CheckDescriptor descriptor) {
+  auto position = std::lower_bound(
+      checks_.begin(), checks_.end(), descriptor,
+      [](const CheckDescriptor &a, const CheckDescriptor &b) {
+        return a.rule.id < b.rule.id;
+      });
+  checks_.insert(position, std::move(descriptor));
+}
+
+std::vector<RuleInfo> CheckRegistry::rules() const {
+  std::vector<RuleInfo> rules;
+  for (const CheckDescriptor &check : checks_)
+    rules.push_back(check.rule);
+  return rules;
+}
+
+CheckSelection::CheckSelection(std::string globs) {
+  llvm::SmallVector<llvm::StringRef, 8> parts;
+  llvm::StringRef(globs).split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef part : parts) {
+    part = part.trim();
+    if (part.empty())
+      continue;
+    bool positive = !part.consume_front("-");
+    globs_.emplace_back(positive, part.trim().str());
+  }
+}
+
+static bool globMatches(const std::string &pattern, llvm::StringRef id) {
+  auto glob = llvm::GlobPattern::create(pattern);
+  return glob ? glob->match(id) : pattern == id;
+}
+
+bool CheckSelection::enabled(llvm::StringRef checkId) const {
+  bool result = false;
+  for (const auto &[positive, pattern] : globs_)
+    if (globMatches(pattern, checkId))
+      result = positive;
+  return result;
+}
+
+std::vector<std::string>
+CheckSelection::unmatched(const CheckRegistry &registry) const {
+  std::vector<std::string> result;
+  for (const auto &[positive, pattern] : globs_) {
+    bool any = std::any_of(registry.checks().begin(), registry.checks().end(),
+                           [&](const CheckDescriptor &check) {
+                             return globMatches(pattern, check.rule.id);
+                           });
+    if (!any)
+      result.push_back(pattern);
+  }
+  return result;
+}
+
+} // namespace streamlint

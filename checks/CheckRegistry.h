@@ -1,0 +1,54 @@
+#pragma once
+// The table of all checks, filled by one explicit registerAllChecks() call.
+
+#include "analyzer/Finding.h"
+#include "checks/Check.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// How to make a check and what outputs say about it.
+struct CheckDescriptor {
+  RuleInfo rule;
+  std::function<std::unique_ptr<Check>(TranslationUnitContext &)> create;
+};
+
+/// All known checks, sorted by id.
+class CheckRegistry {
+public:
+  /// Registers a check class with `static RuleInfo rule()` and a
+  /// `(TranslationUnitContext &)` constructor.
+  template <typename CheckType> void add() {
+    add({CheckType::rule(), [](TranslationUnitContext &context) {
+           return std::unique_ptr<Check>(new CheckType(context));
+         }});
+  }
+  void add(CheckDescriptor descriptor);
+
+  const std::vector<CheckDescriptor> &checks() const { return checks_; }
+  std::vector<RuleInfo> rules() const;
+
+private:
+  std::vector<CheckDescriptor> checks_;
+};
+
+/// Registers every streamlint check (checks/AllChecks.cpp).
+void registerAllChecks(CheckRegistry &registry);
+
+/// A clang-tidy style selection: "-*,default-stream,device-*".
+class CheckSelection {
+public:
+  explicit CheckSelection(std::string globs = "*");
+  bool enabled(llvm::StringRef checkId) const;
+  /// Globs that match no registered check (a likely typo).
+  std::vector<std::string> unmatched(const CheckRegistry &registry) const;
+
+private:
+  std::vector<std::pair<bool, std::string>> globs_; // (positive, pattern)
+};
+
+} // namespace streamlint
