@@ -134,4 +134,25 @@ llvm::Error writeBaselineFile(const std::string &path,
   return llvm::Error::success();
 }
 
+llvm::Error applyBaselineOptions(const std::string &readPath,
+                                 const std::string &writePath,
+                                 AnalysisResult &result, OutputOptions &options,
+                                 SourceTextCache &sources) {
+  // Fingerprints over the full list, before anything is removed, so the
+  // occurrence indices match the ones a full run writes.
+  assignFingerprints(result.findings, options.baseDirectory, sources);
+  if (!writePath.empty())
+    if (llvm::Error error = writeBaselineFile(writePath, result, options, sources))
+      return error;
+  if (readPath.empty())
+    return llvm::Error::success();
+  llvm::Expected<Baseline> baseline = readBaseline(readPath);
+  if (!baseline)
+    return baseline.takeError();
+  removeBaselineFindings(result.findings, *baseline, options.baseDirectory,
+                         sources);
+  options.baselineCompared = true;
+  return llvm::Error::success();
+}
+
 } // namespace streamlint

@@ -39,4 +39,13 @@ llvm::Error writeBaselineFile(const std::string &path,
                               const OutputOptions &options,
                               SourceTextCache &sources);
 
+/// The driver's --baseline/--write-baseline step, run after suppressions:
+/// writes every current finding to `writePath` (when set), then drops those
+/// the baseline at `readPath` holds (when set) and marks the options so SARIF
+/// reports baselineState.
+llvm::Error applyBaselineOptions(const std::string &readPath,
+                                 const std::string &writePath,
+                                 AnalysisResult &result, OutputOptions &options,
+                                 SourceTextCache &sources);
+
 } // namespace streamlint

@@ -31,12 +31,24 @@ const char *sarifLevel(Severity severity) {
 
 Json text(const std::string &s) { return Json{{"text", s}}; }
 
-Json rule(const RuleInfo &r) {
+/// helpUri must be an absolute URI; a repository path ("docs/checks/x.md")
+/// is taken relative to the project's source tree on its homepage.
+std::string absoluteHelpUri(const std::string &uri, const std::string &home) {
+  llvm::StringRef ref = uri;
+  std::size_t colon = ref.find(':');
+  bool hasScheme = colon != llvm::StringRef::npos && colon > 0 &&
+                   ref.take_front(colon).find_first_of("/?#") == llvm::StringRef::npos;
+  if (hasScheme || uri.empty())
+    return uri;
+  return home + "/blob/main/" + encodeUriPath(ref.ltrim('/').str());
+}
+
+Json rule(const RuleInfo &r, const std::string &home) {
   return Json{{"id", r.id},
               {"shortDescription", text(r.shortDescription)},
               {"fullDescription", text(r.fullDescription)},
               {"help", text(r.helpText)},
-              {"helpUri", r.helpUri},
+              {"helpUri", absoluteHelpUri(r.helpUri, home)},
               {"defaultConfiguration",
                Json{{"level", sarifLevel(r.defaultSeverity)}}}};
 }
@@ -225,7 +237,7 @@ void writeSarif(const AnalysisResult &result, const OutputOptions &options,
 
   Json rulesJson = Json::array();
   for (const RuleInfo &r : rules)
-    rulesJson.push_back(rule(r));
+    rulesJson.push_back(rule(r, options.informationUri));
   Json driver{{"name", "streamlint"},
               {"semanticVersion",
                options.toolVersion.empty() ? "0.0.0" : options.toolVersion},

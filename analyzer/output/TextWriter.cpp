@@ -96,9 +96,9 @@ public:
     }
   }
 
+  // One line per TU; the clang errors themselves go to stderr with the
+  // driver's summary, so they are not printed twice.
   void problem(const TranslationUnitProblem &p) {
-    for (const std::string &error : p.errors)
-      out_ << error << "\n";
     std::string message =
         p.analyzedPartially
             ? "translation unit analyzed partially after " +

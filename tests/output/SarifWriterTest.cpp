@@ -162,3 +162,26 @@ TEST(SarifWriterTest, TruncatesAtGithubResultLimit) {
 
 } // namespace
 } // namespace streamlint
+
+namespace streamlint {
+namespace {
+
+TEST(SarifWriterTest, RepositoryHelpPathsBecomeAbsoluteUris) {
+  OutputOptions options;
+  RuleInfo relative;
+  relative.id = "a";
+  relative.helpUri = "docs/checks/a.md";
+  RuleInfo absolute;
+  absolute.id = "b";
+  absolute.helpUri = "https://example.invalid/b";
+  options.rules = {relative, absolute};
+  SourceTextCache sources;
+  Json log = renderSarif(AnalysisResult(), options, sources);
+  const Json &rules = log["runs"][0]["tool"]["driver"]["rules"];
+  EXPECT_EQ(rules[0]["helpUri"],
+            std::string(kStreamlintHomepage) + "/blob/main/docs/checks/a.md");
+  EXPECT_EQ(rules[1]["helpUri"], "https://example.invalid/b");
+}
+
+} // namespace
+} // namespace streamlint
