@@ -179,10 +179,11 @@ private:
       std::string note = fix.description;
       if (!fix.applicable)
         note += " (suggestion; --fix does not apply it)";
-      header(fix.edits.front().begin.file.empty()
-                 ? SourcePoint{fix.edits.front().file, 0, 0}
-                 : fix.edits.front().begin,
-             Severity::Note, note, "");
+      const TextEdit &first = fix.edits.front();
+      SourcePoint at = first.begin.line != 0 ? first.begin
+                                             : pointAt(first.file, first.offset);
+      at.file = first.file;
+      header(at, Severity::Note, note, "");
     }
     for (const TextEdit &edit : fix.edits) {
       SourcePoint begin = edit.begin, end = edit.end;
