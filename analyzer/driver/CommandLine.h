@@ -22,6 +22,7 @@ struct CommandLineOptions {
   std::string writeBaselinePath; // --write-baseline
   ColorMode color = ColorMode::Auto;
   bool listChecks = false;
+  bool showCommands = false;  // print the clang command per TU and exit
   bool quiet = false;
 };
 
