@@ -7,6 +7,7 @@ APT_PACKAGES=(
   clang-22 libclang-22-dev llvm-22-dev clang-tools-22   # LibTooling, clang-apply-replacements
   cmake ninja-build g++ python3                         # build and test drivers
   libgtest-dev nlohmann-json3-dev                       # tests, JSON
+  pre-commit git python3-yaml                           # pre-commit hook and CI-file tests
 )
 
 missing=()

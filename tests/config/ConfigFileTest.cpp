@@ -62,6 +62,8 @@ struct ErrorCase {
   const char *expected;  // substring of the message, after the path
 };
 
+void PrintTo(const ErrorCase &c, std::ostream *out) { *out << c.name; }
+
 class ConfigFileErrorTest : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(ConfigFileErrorTest, NamesFileLineAndKey) {
@@ -79,25 +81,25 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"UnknownKey", "Checks: '*'\nChecsk: '*'\n", ":2:1: Checsk: unknown key"},
         ErrorCase{"DuplicateKey", "Checks: '*'\nChecks: '-*'\n", ":2:1: Checks: given twice"},
         ErrorCase{"NotAMapping", "- Checks\n", ":1:1: expected a mapping"},
-        ErrorCase{"ChecksNotString", "Checks: [a, b]\n", ":1:9: Checks: expected a string"},
+        ErrorCase{"ChecksNotString", "Checks: [a, b]\n", ":1:10: Checks: expected a string"},
         ErrorCase{"ChecksTypo", "Checks: '-*,devise-sync'\n", ":1:9: Checks: 'devise-sync' matches no check"},
         ErrorCase{"ChecksBadGlob", "Checks: 'device-[sync'\n", ":1:9: Checks: invalid glob"},
-        ErrorCase{"OptionsNotMapping", "CheckOptions: [a]\n", ":1:15: CheckOptions: expected a mapping"},
+        ErrorCase{"OptionsNotMapping", "CheckOptions: [a]\n", ":1:16: CheckOptions: expected a mapping"},
         ErrorCase{"OptionWithoutId", "CheckOptions:\n  Max: 3\n", ":2:3: CheckOptions: option 'Max'"},
         ErrorCase{"OptionUnknownCheck", "CheckOptions:\n  device-synk.Max: 3\n",
                   ":2:3: CheckOptions: option 'device-synk.Max': no check named 'device-synk'"},
         ErrorCase{"OptionNotScalar", "CheckOptions:\n  device-sync.Max: [3]\n",
-                  ":2:20: CheckOptions: option 'device-sync.Max': expected a scalar"},
+                  ":2:21: CheckOptions: option 'device-sync.Max': expected a scalar"},
         ErrorCase{"OptionTwice", "CheckOptions:\n  device-sync.Max: 3\n  device-sync.Max: 4\n",
                   ":3:3: CheckOptions: option 'device-sync.Max' given twice"},
         ErrorCase{"BadRegex", "HeaderFilterRegex: 'src/(.*'\n", ":1:20: HeaderFilterRegex: invalid regular expression"},
-        ErrorCase{"RegexNotString", "HeaderFilterRegex: {a: b}\n", ":1:20: HeaderFilterRegex: expected"},
+        ErrorCase{"RegexNotString", "HeaderFilterRegex: {a: b}\n", ":1:21: HeaderFilterRegex: expected"},
         ErrorCase{"ExcludeNotList", "ExcludePaths: 'a/*'\n", ":1:15: ExcludePaths: expected a list"},
         ErrorCase{"ExcludeEmpty", "ExcludePaths: ['']\n", ":1:16: ExcludePaths: expected a non-empty glob"},
         ErrorCase{"ExcludeBadGlob", "ExcludePaths: ['a/[b']\n", ":1:16: ExcludePaths: invalid glob"},
         ErrorCase{"InheritNotBool", "InheritParentConfig: yes please\n", ":1:22: InheritParentConfig: expected true or false"},
         ErrorCase{"SyntaxError", "Checks: '*\n", ":1:"},
-        ErrorCase{"TabIndent", "CheckOptions:\n\tdevice-sync.Max: 3\n", ":2:"}),
+        ErrorCase{"UnclosedFlowMapping", "Checks: '*'\nCheckOptions: {device-sync.Max: 3\n", ":2:34: Unexpected token"}),
     [](const ::testing::TestParamInfo<ErrorCase> &info) { return info.param.name; });
 
 TEST(ConfigFileTest, UnreadableFileIsAnErrorNamingIt) {
