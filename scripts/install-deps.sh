@@ -8,6 +8,7 @@ APT_PACKAGES=(
   cmake ninja-build g++ python3                         # build and test drivers
   libgtest-dev nlohmann-json3-dev                       # tests, JSON
   libunwind-dev                                         # runtime probe: libunwind.h, libunwind.so.8
+  pre-commit git python3-yaml                           # pre-commit hook and CI-file tests
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #include "analyzer/driver/CommandLine.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace streamlint {
@@ -34,6 +35,16 @@ Output formats (--format):
   github  GitHub Actions workflow annotations
   gitlab  GitLab Code Quality report
 
+Configuration (.streamlint.yaml or .streamlint.json, see docs/configuration.md):
+  For each analyzed file the nearest config file in its directory or a parent
+  applies (parents too while it says InheritParentConfig: true):
+    Checks: '-*,device-sync'              # like --checks
+    CheckOptions: {device-sync.Name: value}
+    HeaderFilterRegex: 'src/.*'           # findings in other headers dropped
+    ExcludePaths: ['third_party/*']       # relative to the config file
+  The command line wins: --checks is appended to Checks, --check-option and
+  --header-filter replace. --dump-config prints the result.
+
 Suppressing a finding: // NOLINT, // NOLINT(check-id), // NOLINTNEXTLINE(...),
 // NOLINTBEGIN(...) ... // NOLINTEND(...); check lists take globs and the
 optional "streamlint-" prefix (docs/suppressions.md).
@@ -51,7 +62,7 @@ Exit codes:
   0  no warnings (notes alone do not fail)
   1  at least one warning or error finding
   2  usage or input error (bad option, unreadable or malformed compile
-     database, a named file with no entry, unreadable trace)
+     database or config file, a named file with no entry, unreadable trace)
   3  some translation unit could not be analyzed fully (compile errors);
      the others were analyzed and reported
 )";
@@ -70,6 +81,23 @@ cl::opt<bool> showCommands("show-commands",
                            cl::desc("Print the clang command line used for each translation "
                                     "unit (after nvcc translation) and exit"),
                            cl::cat(category));
+cl::opt<std::string> configFile("config-file",
+                               cl::desc("Use this config file for every file instead of "
+                                        "searching for .streamlint.yaml/.json"),
+                               cl::value_desc("path"), cl::cat(category));
+cl::opt<bool> dumpConfigOption("dump-config",
+                               cl::desc("Print the effective configuration (for the first named "
+                                        "file, else the current directory) as YAML and exit"),
+                               cl::cat(category));
+cl::opt<std::string> headerFilter("header-filter",
+                                  cl::desc("Report findings in headers whose path matches this "
+                                           "regex (overrides HeaderFilterRegex)"),
+                                  cl::value_desc("regex"), cl::cat(category));
+cl::opt<bool> skipFilesNotInDatabase(
+    "skip-files-not-in-database",
+    cl::desc("Named files without a compile database entry (headers, new files) are "
+             "skipped with one line on stderr instead of being an error"),
+    cl::cat(category));
 cl::list<std::string> checkOptions("check-option",
                                    cl::desc("Set a check option: <check-id>.<Name>=<value>"),
                                    cl::value_desc("id.Name=value"), cl::cat(category));
@@ -134,6 +162,19 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                         "': expected <check-id>.<Name>=<value>");
     result.analyzer.checkOptions.set(key.str(), value.str());
   }
+  ConfigOverrides config;
+  config.configFile = configFile;
+  if (checks.getNumOccurrences())
+    config.checks = checks;
+  config.checkOptions = result.analyzer.checkOptions.all();
+  if (headerFilter.getNumOccurrences()) {
+    std::string problem;
+    if (!llvm::Regex(headerFilter).isValid(problem))
+      return usageError("--header-filter '" + headerFilter + "': " + problem);
+    config.headerFilterRegex = headerFilter;
+  }
+  result.analyzer.config = std::move(config);
+  result.analyzer.skipFilesNotInDatabase = skipFilesNotInDatabase;
   auto parsedFormat = parseOutputFormat(format);
   if (!parsedFormat)
     return usageError("--format '" + format +
@@ -148,6 +189,7 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                                              : ColorMode::Auto;
   result.listChecks = listChecks;
   result.showCommands = showCommands;
+  result.dumpConfig = dumpConfigOption;
   result.quiet = quiet;
   return result;
 }

@@ -23,6 +23,7 @@ struct CommandLineOptions {
   ColorMode color = ColorMode::Auto;
   bool listChecks = false;
   bool showCommands = false;  // print the clang command per TU and exit
+  bool dumpConfig = false;    // print the effective config and exit
   bool quiet = false;
 };
 
