@@ -73,23 +73,31 @@ public:
                     const clang::SourceManager &sm)
       : parms_(parms), copy_(copy), sm_(sm) {}
   bool VisitBinaryOperator(clang::BinaryOperator *assign) {
-    if (assign->getOpcode() != clang::BO_Assign ||
-        !sm_.isBeforeInTranslationUnit(assign->getBeginLoc(), copy_->getBeginLoc()))
-      return true;
+    if (assign->getOpcode() == clang::BO_Assign)
+      record(assign, assign->getLHS(), assign->getRHS());
+    return true;
+  }
+  // Struct members (srcPtr = make_cudaPitchedPtr(...)) assign through the
+  // implicit operator= in C++.
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *assign) {
+    if (assign->getOperator() == clang::OO_Equal && assign->getNumArgs() == 2)
+      record(assign, assign->getArg(0), assign->getArg(1));
+    return true;
+  }
+  void record(const clang::Expr *assign, const clang::Expr *target, const clang::Expr *value) {
+    if (!sm_.isBeforeInTranslationUnit(assign->getBeginLoc(), copy_->getBeginLoc()))
+      return;
     // parms.srcPtr = make_cudaPitchedPtr(p, ...), parms.srcPtr.ptr = p, parms.kind = k
     llvm::SmallVector<llvm::StringRef, 2> path;
-    const clang::Expr *lhs = assign->getLHS()->IgnoreParenImpCasts();
+    const clang::Expr *lhs = target->IgnoreParenImpCasts();
     while (const auto *member = llvm::dyn_cast<clang::MemberExpr>(lhs)) {
       path.insert(path.begin(), member->getMemberDecl()->getName());
       lhs = member->getBase()->IgnoreParenImpCasts();
     }
-    if (!refersTo(lhs, parms_) || path.empty())
-      return true;
-    const clang::Expr *value = assign->getRHS();
-    if (path.size() == 2 && path[1] != "ptr")
-      return true;
+    if (!refersTo(lhs, parms_) || path.empty() || (path.size() == 2 && path[1] != "ptr"))
+      return;
     if (path.size() == 1 && path[0] != "kind") {
-      const auto *make = llvm::dyn_cast<clang::CallExpr>(value->IgnoreParenImpCasts());
+      const auto *make = llvm::dyn_cast<clang::CallExpr>(value->IgnoreImplicit()->IgnoreParens());
       value = make && make->getDirectCallee() && make->getNumArgs() == 4 &&
                       make->getDirectCallee()->getName() == "make_cudaPitchedPtr"
                   ? make->getArg(0)
@@ -101,7 +109,6 @@ public:
                                                      : nullptr;
     if (slot)
       *slot = seen_.insert(path[0]).second ? value : nullptr;
-    return true;
   }
   Memcpy3DEnds ends;
 

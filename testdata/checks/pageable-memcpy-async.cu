@@ -137,6 +137,15 @@ void otherApis(float *device, size_t pitch, cudaStream_t stream) {
   parms.dstPtr.ptr = device;
   parms.kind = cudaMemcpyHostToDevice;
   cudaMemcpy3DAsync(&parms, stream); // CHECK: pageable-memcpy-async
+  cudaMemcpy3DParms back = {};
+  back.srcPtr = make_cudaPitchedPtr(device, pitch, 64, 16);
+  back.dstPtr = make_cudaPitchedPtr(host, 64, 64, 16);
+  back.kind = cudaMemcpyDeviceToHost;
+  cudaMemcpy3DAsync(&back, stream); // CHECK: pageable-memcpy-async {{cudaMemcpy3DAsync to pageable}}
+  float *pinned;
+  cudaMallocHost((void **)&pinned, 4096);
+  back.dstPtr = make_cudaPitchedPtr(pinned, 64, 64, 16); // dstPtr written twice: unknown
+  cudaMemcpy3DAsync(&back, stream);
 }
 
 // A macro around the call: the caret goes to the expansion.
@@ -270,4 +279,9 @@ void unknownMembers(float *device, Staging *staging, std::vector<float> &values,
 __managed__ float managedBuffer[64];
 void managedSymbol(float *device, cudaStream_t stream) {
   cudaMemcpyAsync(device, managedBuffer, 256, cudaMemcpyHostToDevice, stream);
+}
+
+// Unknown with the default options: nothing (see -strict.cu for the notes).
+void unknownPointer(float *device, float *host, cudaStream_t stream) {
+  cudaMemcpyAsync(device, host, 64, cudaMemcpyHostToDevice, stream);
 }
