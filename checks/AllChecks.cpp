@@ -2,11 +2,13 @@
 #include "checks/CheckRegistry.h"
 
 #include "checks/DeviceSyncCheck.h"
+#include "checks/PageableMemcpyAsyncCheck.h"
 
 namespace streamlint {
 
 void registerAllChecks(CheckRegistry &registry) {
   registry.add<DeviceSyncCheck>();
+  registry.add<PageableMemcpyAsyncCheck>();
 }
 
 } // namespace streamlint

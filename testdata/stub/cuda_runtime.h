@@ -306,3 +306,8 @@ static inline cudaError_t cudaMemcpyToSymbolAsync(
   return cudaMemcpyToSymbolAsync((const void *)&symbol, src, count, offset,
                                  kind, stream);
 }
+static inline struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p,
+                                                       size_t xsz, size_t ysz) {
+  struct cudaPitchedPtr s = {d, p, xsz, ysz};
+  return s;
+}
