@@ -127,6 +127,10 @@ cl::opt<cl::boolOrDefault> useColor("use-color",
                                    cl::desc("Colors in text output (default: only on a terminal); "
                                             "--use-color=false turns them off"),
                                    cl::cat(category));
+cl::opt<bool> strict("strict",
+                     cl::desc("Also report what cannot be decided (e.g. an async copy whose "
+                              "host memory is of unknown origin) as notes"),
+                     cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary line on stderr"),
                     cl::cat(category));
 
@@ -162,6 +166,10 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                         "': expected <check-id>.<Name>=<value>");
     result.analyzer.checkOptions.set(key.str(), value.str());
   }
+  // --strict is shorthand for the checks' own Strict options; an explicit
+  // --check-option still wins.
+  if (strict && result.analyzer.checkOptions.get("pageable-memcpy-async", "Strict", "").empty())
+    result.analyzer.checkOptions.set("pageable-memcpy-async.Strict", "true");
   ConfigOverrides config;
   config.configFile = configFile;
   if (checks.getNumOccurrences())
