@@ -140,9 +140,10 @@ bool DefaultStreamCheck::firstReport(const clang::CallExpr &call) {
   // uses its argument twice repeats its spelling.
   const clang::SourceManager &sm = context().sources();
   clang::SourceLocation begin = call.getBeginLoc();
-  unsigned key = sm.getExpansionLoc(begin).getRawEncoding() * 31u +
-                 sm.getSpellingLoc(begin).getRawEncoding();
-  return reported_.insert(key).second;
+  return reported_
+      .insert({sm.getExpansionLoc(begin).getRawEncoding(),
+               sm.getSpellingLoc(begin).getRawEncoding()})
+      .second;
 }
 
 DefaultStreamCheck::Verdict
@@ -213,14 +214,12 @@ void DefaultStreamCheck::checkStreamSite(const clang::CallExpr &call,
                        : "'" + name + "' is only ever 0";
   }
   if (decision == Verdict::PerThreadNote) {
-    Finding &finding = report(
-        Severity::Note, call.getSourceRange(),
-        what + " uses the default stream (" + why + "), which is the per-thread "
-        "default stream in this build: it does not synchronize with other "
-        "streams, but everything this host thread issues on it serializes; "
-        "pass a created stream to overlap work",
-        &call);
-    (void)finding;
+    report(Severity::Note, call.getSourceRange(),
+           what + " uses the default stream (" + why + "), which is the "
+           "per-thread default stream in this build: it does not synchronize "
+           "with other streams, but everything this host thread issues on it "
+           "serializes; pass a created stream to overlap work",
+           &call);
     return;
   }
   Finding &finding =

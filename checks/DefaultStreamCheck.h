@@ -40,7 +40,8 @@ private:
 
   const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
   const bool perThreadBuild_;       // compile command or macro says PTDS
-  std::set<unsigned> reported_;     // call locations, raw (templates repeat)
+  /// (expansion, spelling) of reported calls: instantiations repeat them.
+  std::set<std::pair<unsigned, unsigned>> reported_;
 };
 
 } // namespace streamlint
