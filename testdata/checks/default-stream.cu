@@ -4,7 +4,6 @@
 #include <stdlib.h>
 
 __global__ void kernel(float *data) {}
-__global__ void child() {}
 
 #define CUDA_CHECK(call) do { if ((call) != cudaSuccess) abort(); } while (0)
 #define LAUNCH_ON_DEFAULT(d) kernel<<<1, 32>>>(d)
@@ -125,5 +124,4 @@ void lambdas(float *d, cudaStream_t s) {
   captured();
 }
 
-// Device-side launches (dynamic parallelism) have their own NULL stream.
-__global__ void parent() { child<<<1, 1>>>(); }
+// Device-side launches: default-stream-device.cu (needs -fgpu-rdc).
