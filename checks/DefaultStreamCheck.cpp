@@ -82,6 +82,17 @@ std::optional<clang::CharSourceRange> writtenRange(const clang::Expr *expr,
   return range;
 }
 
+/// How a null stream was written; not the source text, which inside a macro
+/// argument would be the whole macro invocation.
+const char *nullSpelling(const clang::Expr *argument) {
+  const clang::Expr *bare = argument->IgnoreParenCasts();
+  if (llvm::isa<clang::CXXNullPtrLiteralExpr>(bare))
+    return "nullptr";
+  if (llvm::isa<clang::GNUNullExpr>(bare))
+    return "NULL";
+  return "0";
+}
+
 const char *CostText =
     "it implicitly synchronizes with every other blocking stream, so their "
     "work serializes instead of overlapping";
@@ -210,7 +221,7 @@ void DefaultStreamCheck::checkStreamSite(const clang::CallExpr &call,
     why = name.empty() ? "cudaStreamLegacy" : "'" + name + "' is cudaStreamLegacy";
     break;
   default:
-    why = name.empty() ? "stream is '" + context().normalizedText(site.argument->getSourceRange()) + "'"
+    why = name.empty() ? std::string("stream is ") + nullSpelling(site.argument)
                        : "'" + name + "' is only ever 0";
   }
   if (decision == Verdict::PerThreadNote) {

@@ -20,9 +20,9 @@ const cudaStream_t kLegacyAlias = cudaStreamLegacy;
 void launches(float *d, cudaStream_t s, Pipeline &p) {
   kernel<<<1, 32>>>(d);                              // CHECK: default-stream {{no stream given}}
   kernel<<<1, 32, 64>>>(d);                          // CHECK: default-stream
-  kernel<<<1, 32, 0, 0>>>(d);                        // CHECK: default-stream {{stream is '0'}}
-  kernel<<<1, 32, 0, NULL>>>(d);                     // CHECK: default-stream
-  kernel<<<1, 32, 0, nullptr>>>(d);                  // CHECK: default-stream
+  kernel<<<1, 32, 0, 0>>>(d);                        // CHECK: default-stream {{stream is 0}}
+  kernel<<<1, 32, 0, NULL>>>(d);                     // CHECK: default-stream {{stream is NULL}}
+  kernel<<<1, 32, 0, nullptr>>>(d);                  // CHECK: default-stream {{stream is nullptr}}
   kernel<<<1, 32, 0, cudaStreamLegacy>>>(d);         // CHECK: default-stream {{cudaStreamLegacy}}
   kernel<<<1, 32, 0, kLegacyAlias>>>(d);             // CHECK: default-stream
   // Streams that are not provably the legacy one: quiet.
@@ -91,6 +91,8 @@ void runtimeCalls(float *d, const float *h, size_t n, cudaStream_t s,
 void macros(float *d, cudaStream_t s) {
   CUDA_CHECK(cudaMemcpyAsync(d, d, 4, cudaMemcpyDeviceToDevice)); // CHECK: default-stream
   CUDA_CHECK(cudaMemcpyAsync(d, d, 4, cudaMemcpyDeviceToDevice, s));
+  // The message names the stream, not the macro's text (seen in cuda-samples).
+  CUDA_CHECK(cudaEventRecord(nullptr, 0));                   // CHECK: default-stream {{(stream is 0)}}
   LAUNCH_ON_DEFAULT(d);                                      // CHECK: default-stream
   LAUNCH_ON(s, d);
   LAUNCH_ON(0, d);                                           // CHECK: default-stream
