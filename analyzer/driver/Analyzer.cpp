@@ -1,6 +1,7 @@
 #include "analyzer/driver/Analyzer.h"
 
 #include "analyzer/driver/TranslationUnitRunner.h"
+#include "analyzer/reach/ReachResolution.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -79,12 +80,18 @@ AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
   // output independent of the order too.
   AnalysisResult result;
   result.translationUnits = entries.size();
+  reach::ProgramSummary program;
   for (TranslationUnitOutcome &outcome : outcomes) {
     for (Finding &finding : outcome.findings)
       result.findings.push_back(std::move(finding));
     if (outcome.problem)
       result.problems.push_back(std::move(*outcome.problem));
+    program.add(std::move(outcome.reach));
   }
+  // Whole-program pass: findings whose verdict depends on other functions
+  // or TUs (hot paths through calls, host-callback reach).
+  for (Finding &finding : reach::resolveSites(std::move(program)))
+    result.findings.push_back(std::move(finding));
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
   // A header included by several TUs reports once.
   result.findings.erase(std::unique(result.findings.begin(),
