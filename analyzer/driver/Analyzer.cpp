@@ -100,8 +100,8 @@ AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
   return result;
 }
 
-llvm::Expected<AnalysisResult> runAnalysis(const AnalyzerOptions &options,
-                                           const CheckRegistry &registry) {
+static llvm::Expected<std::vector<CompileEntry>>
+selectEntries(const AnalyzerOptions &options) {
   std::string buildPath = options.buildPath;
   if (buildPath.empty()) {
     buildPath = findCompileDatabase(".");
@@ -115,7 +115,7 @@ llvm::Expected<AnalysisResult> runAnalysis(const AnalyzerOptions &options,
     return entries.takeError();
 
   if (options.files.empty())
-    return analyzeEntries(*entries, options, registry);
+    return std::move(*entries);
 
   std::vector<CompileEntry> selected;
   std::set<size_t> taken;
@@ -133,7 +133,27 @@ llvm::Expected<AnalysisResult> runAnalysis(const AnalyzerOptions &options,
       return inputError(file + ": no entry for this file in the compile "
                                "database " + buildPath);
   }
-  return analyzeEntries(selected, options, registry);
+  return selected;
+}
+
+llvm::Expected<AnalysisResult> runAnalysis(const AnalyzerOptions &options,
+                                           const CheckRegistry &registry) {
+  auto entries = selectEntries(options);
+  if (!entries)
+    return entries.takeError();
+  return analyzeEntries(*entries, options, registry);
+}
+
+llvm::Expected<std::vector<ClangInvocation>>
+listInvocations(const AnalyzerOptions &options) {
+  auto entries = selectEntries(options);
+  if (!entries)
+    return entries.takeError();
+  std::vector<ClangInvocation> invocations;
+  for (const CompileEntry &entry : *entries)
+    invocations.push_back(
+        translateForClang(entry, locateToolchain(&entry), options.translate));
+  return invocations;
 }
 
 } // namespace streamlint

@@ -30,6 +30,10 @@ std::string findCompileDatabase(const std::string &start);
 llvm::Expected<AnalysisResult> runAnalysis(const AnalyzerOptions &options,
                                            const CheckRegistry &registry);
 
+/// The clang invocations the analysis would run (--show-commands, benchmarks).
+llvm::Expected<std::vector<ClangInvocation>>
+listInvocations(const AnalyzerOptions &options);
+
 /// Analyzes the given entries (tests call this directly).
 AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
                               const AnalyzerOptions &options,

@@ -56,6 +56,10 @@ cl::opt<std::string> checks("checks", cl::desc("Comma-separated globs of checks 
                             cl::init("*"), cl::cat(category));
 cl::opt<bool> listChecks("list-checks", cl::desc("List the checks and exit"),
                          cl::cat(category));
+cl::opt<bool> showCommands("show-commands",
+                           cl::desc("Print the clang command line used for each translation "
+                                    "unit (after nvcc translation) and exit"),
+                           cl::cat(category));
 cl::list<std::string> checkOptions("check-option",
                                    cl::desc("Set a check option: <check-id>.<Name>=<value>"),
                                    cl::value_desc("id.Name=value"), cl::cat(category));
@@ -123,6 +127,7 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                  : useColor == cl::BOU_FALSE ? ColorMode::Never
                                              : ColorMode::Auto;
   result.listChecks = listChecks;
+  result.showCommands = showCommands;
   result.quiet = quiet;
   return result;
 }

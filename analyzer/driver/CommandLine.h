@@ -20,6 +20,7 @@ struct CommandLineOptions {
   std::string tracePath;    // --trace
   ColorMode color = ColorMode::Auto;
   bool listChecks = false;
+  bool showCommands = false;  // print the clang command per TU and exit
   bool quiet = false;
 };
 

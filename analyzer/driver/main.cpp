@@ -39,6 +39,19 @@ static void printSummary(const AnalysisResult &result) {
   }
 }
 
+static int showCommands(const AnalyzerOptions &options) {
+  auto invocations = listInvocations(options);
+  if (!invocations)
+    return fail(llvm::toString(invocations.takeError()), ExitUsageError);
+  for (const ClangInvocation &invocation : *invocations) {
+    llvm::outs() << "cd " << invocation.directory << " &&";
+    for (const std::string &arg : invocation.args)
+      llvm::outs() << " '" << arg << "'";
+    llvm::outs() << "\n";
+  }
+  return ExitClean;
+}
+
 int main(int argc, const char **argv) {
   llvm::InitLLVM init(argc, argv);
   auto options = parseCommandLine(argc, argv);
@@ -52,6 +65,8 @@ int main(int argc, const char **argv) {
       llvm::outs() << rule.id << ": " << rule.shortDescription << "\n";
     return ExitClean;
   }
+  if (options->showCommands)
+    return showCommands(options->analyzer);
   CheckSelection selection(options->analyzer.checks);
   for (const std::string &glob : selection.unmatched(registry))
     llvm::errs() << "streamlint: warning: --checks: '" << glob

@@ -1,11 +1,149 @@
 #include "analyzer/trace/TraceMerge.h"
 
-namespace streamlint {
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
-llvm::Error mergeTraceFile(const std::string &path, AnalysisResult &) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "%s: trace merging is not implemented yet",
-                                 path.c_str());
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace streamlint {
+namespace {
+
+std::string normalized(const std::string &path) {
+  llvm::SmallString<256> p(path);
+  llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+  return std::string(p);
+}
+
+bool sameFile(const std::string &findingFile, const TraceObservation &o) {
+  if (normalized(findingFile) == normalized(o.file))
+    return true;
+  // A name mapped back from *.cudafe1.cpp may have the wrong directory.
+  return o.fileGuessed && llvm::sys::path::filename(findingFile) ==
+                              llvm::sys::path::filename(o.file);
+}
+
+bool coversLine(const Finding &f, unsigned line) {
+  unsigned last = std::max(f.location.line, f.end.line);
+  if (!f.end.file.empty() && f.end.file != f.location.file)
+    last = f.location.line;
+  return line >= f.location.line && line <= last;
+}
+
+bool isProbeCheck(const std::string &check) {
+  const auto &ids = probeCheckIds();
+  return std::find(ids.begin(), ids.end(), check) != ids.end();
+}
+
+void add(DynamicEvidence &e, const TraceObservation &o) {
+  e.calls += o.calls;
+  e.misuses += o.misuses;
+  e.hostTimeUs += o.hostTimeUs;
+  e.bytes += o.bytes;
+  if (!o.detail.empty() && e.detail.find(o.detail) == std::string::npos)
+    e.detail += (e.detail.empty() ? "" : "; ") + o.detail;
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+  if (bytes >= (1ull << 20))
+    return llvm::formatv("{0:F1} MiB", bytes / double(1ull << 20)).str();
+  if (bytes >= (1ull << 10))
+    return llvm::formatv("{0:F1} KiB", bytes / double(1ull << 10)).str();
+  return llvm::formatv("{0} B", bytes).str();
+}
+
+} // namespace
+
+std::string describeEvidence(const std::string &check,
+                             const DynamicEvidence &e) {
+  if (e.status == DynamicStatus::NotReached)
+    return "not reached: the site never ran";
+  std::string what;
+  if (check == "default-stream")
+    what = llvm::formatv("{0} of {1} calls used the legacy default stream",
+                         e.misuses, e.calls);
+  else if (check == "pageable-memcpy-async")
+    what = llvm::formatv("{0} of {1} copies used pageable host memory, {2} "
+                         "moved, {3:F1} us host time",
+                         e.misuses, e.calls, formatBytes(e.bytes), e.hostTimeUs);
+  else if (check == "alloc-in-loop")
+    what = llvm::formatv("ran {0} times, {1:F1} us host time", e.calls,
+                         e.hostTimeUs);
+  else if (check == "device-sync")
+    what = llvm::formatv("ran {0} times, blocked the host {1:F1} us", e.calls,
+                         e.hostTimeUs);
+  else if (check == "api-in-host-callback")
+    what = llvm::formatv("{0} of {1} calls made on the driver's host-callback "
+                         "thread", e.misuses, e.calls);
+  else
+    what = llvm::formatv("{0} of {1} calls misused", e.misuses, e.calls);
+  if (!e.detail.empty())
+    what += " (" + e.detail + ")";
+  return std::string(dynamicStatusName(e.status)) + ": " + what;
+}
+
+void mergeTrace(const ProbeTrace &trace, AnalysisResult &result) {
+  std::vector<bool> used(trace.observations.size(), false);
+  for (Finding &f : result.findings) {
+    if (!isProbeCheck(f.checkId))
+      continue;
+    DynamicEvidence e;
+    bool reached = false;
+    for (std::size_t i = 0; i < trace.observations.size(); ++i) {
+      const TraceObservation &o = trace.observations[i];
+      if (o.check != f.checkId || !coversLine(f, o.line) ||
+          !sameFile(f.location.file, o))
+        continue;
+      used[i] = true;
+      reached |= o.calls > 0;
+      add(e, o);
+    }
+    e.status = !reached        ? DynamicStatus::NotReached
+               : e.misuses > 0 ? DynamicStatus::Confirmed
+                               : DynamicStatus::Refuted;
+    std::string summary = describeEvidence(f.checkId, e);
+    if (e.status == DynamicStatus::Confirmed)
+      f.message += " [run time: " + summary.substr(summary.find(": ") + 2) + "]";
+    e.detail = summary;
+    f.dynamic = std::move(e);
+  }
+  for (std::size_t i = 0; i < trace.observations.size(); ++i) {
+    const TraceObservation &o = trace.observations[i];
+    if (used[i] || o.misuses == 0 || !isProbeCheck(o.check))
+      continue;
+    Finding f;
+    f.checkId = o.check;
+    f.severity = Severity::Warning;
+    f.location = {o.file, o.line, 1};
+    f.end = f.location;
+    f.function = o.function;
+    DynamicEvidence e;
+    add(e, o);
+    e.status = DynamicStatus::RuntimeOnly;
+    std::string summary = describeEvidence(o.check, e);
+    f.message = o.api + ": " + summary.substr(summary.find(": ") + 2) +
+                "; found at run time, no static finding at this call";
+    e.detail = summary;
+    f.dynamic = std::move(e);
+    result.findings.push_back(std::move(f));
+  }
+  std::sort(result.findings.begin(), result.findings.end(), findingLess);
+}
+
+llvm::Error mergeTraceFile(const std::string &path, AnalysisResult &result) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(), "%s: cannot read the trace: %s",
+                                   path.c_str(), buffer.getError().message().c_str());
+  ProbeTrace trace;
+  std::string error;
+  if (!readTraceJson((*buffer)->getBuffer().str(), trace, error))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
+                                   path.c_str(), error.c_str());
+  mergeTrace(trace, result);
+  return llvm::Error::success();
 }
 
 } // namespace streamlint

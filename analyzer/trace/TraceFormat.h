@@ -1,0 +1,46 @@
+#pragma once
+// The symbolized probe trace that `streamlint-probe` writes and
+// `streamlint --trace` reads: per call site and check, what happened at run
+// time. JSON, so that other tools can read it too. No LLVM here: the
+// launcher links LLVM statically and the analyzer dynamically.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// What the probe saw for one check at one source line.
+struct TraceObservation {
+  std::string check;      // "default-stream", "pageable-memcpy-async", ...
+  std::string file;       // absolute path of the call's source file
+  unsigned line = 0;      // line of the call
+  bool fileGuessed = false; // mapped back from a *.cudafe1.cpp name
+  std::string function;   // enclosing function, demangled
+  std::string api;        // e.g. "cudaMemcpyAsync"
+  std::uint64_t calls = 0;   // times the site ran
+  std::uint64_t misuses = 0; // times the misuse happened
+  double hostTimeUs = 0;     // host time in those calls
+  std::uint64_t bytes = 0;
+  std::string detail;        // e.g. "last error 800 (cudaErrorNotPermitted)"
+};
+
+/// A whole trace: one run of a program under the probe.
+struct ProbeTrace {
+  int version = 1;
+  std::string program;
+  int exitStatus = 0;
+  std::uint64_t droppedCalls = 0; // calls not recorded (site table full)
+  unsigned processes = 0;         // processes that wrote a raw trace
+  std::vector<TraceObservation> observations;
+};
+
+/// The five check ids the probe observes.
+const std::vector<std::string> &probeCheckIds();
+
+std::string writeTraceJson(const ProbeTrace &trace);
+/// Parses a trace; false with `error` set when it is not a valid trace.
+bool readTraceJson(const std::string &text, ProbeTrace &trace,
+                   std::string &error);
+
+} // namespace streamlint

@@ -1,0 +1,128 @@
+#include "analyzer/trace/TraceMerge.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace streamlint;
+
+namespace {
+Finding finding(const char *check, unsigned line, unsigned endLine) {
+  Finding f;
+  f.checkId = check;
+  f.location = {"/src/app.cu", line, 3};
+  f.end = {"/src/app.cu", endLine, 40};
+  f.message = "static message";
+  return f;
+}
+TraceObservation obs(const char *check, unsigned line, std::uint64_t calls,
+                     std::uint64_t misuses) {
+  TraceObservation o;
+  o.check = check;
+  o.file = "/src/app.cu";
+  o.line = line;
+  o.api = "cudaMemcpyAsync";
+  o.calls = calls;
+  o.misuses = misuses;
+  o.hostTimeUs = 12.5;
+  o.bytes = 2048;
+  return o;
+}
+} // namespace
+
+TEST(TraceFormat, RoundTrips) {
+  ProbeTrace t;
+  t.program = "./app";
+  t.exitStatus = 3;
+  t.droppedCalls = 1;
+  t.processes = 2;
+  t.observations = {obs("default-stream", 10, 5, 2)};
+  t.observations[0].fileGuessed = true;
+  ProbeTrace back;
+  std::string error;
+  ASSERT_TRUE(readTraceJson(writeTraceJson(t), back, error)) << error;
+  EXPECT_EQ(back.program, "./app");
+  EXPECT_EQ(back.exitStatus, 3);
+  EXPECT_EQ(back.processes, 2u);
+  ASSERT_EQ(back.observations.size(), 1u);
+  EXPECT_EQ(back.observations[0].misuses, 2u);
+  EXPECT_TRUE(back.observations[0].fileGuessed);
+  EXPECT_DOUBLE_EQ(back.observations[0].hostTimeUs, 12.5);
+}
+
+TEST(TraceFormat, RejectsOtherJson) {
+  ProbeTrace t;
+  std::string error;
+  EXPECT_FALSE(readTraceJson("{\"findings\": []}", t, error));
+  EXPECT_FALSE(readTraceJson("not json", t, error));
+  EXPECT_FALSE(readTraceJson(R"({"format":"streamlint-trace","version":9,"observations":[]})", t, error));
+  EXPECT_FALSE(readTraceJson(R"({"format":"streamlint-trace","version":1,"observations":[{"check":"x"}]})", t, error));
+}
+
+TEST(TraceMerge, EachStatus) {
+  AnalysisResult r;
+  r.findings = {finding("pageable-memcpy-async", 10, 12), // multi-line call
+                finding("pageable-memcpy-async", 20, 20),
+                finding("default-stream", 30, 30),
+                finding("missing-error-check", 10, 10)}; // not a probe check
+  ProbeTrace t;
+  t.observations = {obs("pageable-memcpy-async", 11, 4, 4), // inside 10..12
+                    obs("pageable-memcpy-async", 20, 4, 0),
+                    obs("default-stream", 31, 9, 9)};     // other line
+  mergeTrace(t, r);
+  auto at = [&](const char *check, unsigned line) -> const Finding & {
+    for (const Finding &f : r.findings)
+      if (f.checkId == check && f.location.line == line)
+        return f;
+    ADD_FAILURE() << check << ":" << line;
+    return r.findings.front();
+  };
+  const Finding &confirmed = at("pageable-memcpy-async", 10);
+  ASSERT_TRUE(confirmed.dynamic);
+  EXPECT_EQ(confirmed.dynamic->status, DynamicStatus::Confirmed);
+  EXPECT_EQ(confirmed.dynamic->misuses, 4u);
+  EXPECT_EQ(confirmed.dynamic->bytes, 2048u);
+  EXPECT_NE(confirmed.message.find("4 of 4 copies"), std::string::npos) << confirmed.message;
+  EXPECT_EQ(at("pageable-memcpy-async", 20).dynamic->status, DynamicStatus::Refuted);
+  EXPECT_EQ(at("pageable-memcpy-async", 20).message, "static message");
+  EXPECT_EQ(at("default-stream", 30).dynamic->status, DynamicStatus::NotReached);
+  EXPECT_FALSE(at("missing-error-check", 10).dynamic);
+  const Finding &runtimeOnly = at("default-stream", 31);
+  ASSERT_TRUE(runtimeOnly.dynamic);
+  EXPECT_EQ(runtimeOnly.dynamic->status, DynamicStatus::RuntimeOnly);
+  EXPECT_EQ(runtimeOnly.severity, Severity::Warning);
+  EXPECT_NE(runtimeOnly.message.find("found at run time"), std::string::npos);
+  EXPECT_EQ(r.findings.size(), 5u);
+  EXPECT_TRUE(std::is_sorted(r.findings.begin(), r.findings.end(), findingLess));
+}
+
+TEST(TraceMerge, RefutedObservationsDoNotBecomeFindings) {
+  AnalysisResult r;
+  ProbeTrace t;
+  t.observations = {obs("default-stream", 5, 3, 0), obs("no-such-check", 6, 3, 3)};
+  mergeTrace(t, r);
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(TraceMerge, GuessedFileMatchesByName) {
+  AnalysisResult r;
+  r.findings = {finding("device-sync", 7, 7)};
+  ProbeTrace t;
+  t.observations = {obs("device-sync", 7, 2, 2)};
+  t.observations[0].file = "/build/app.cu"; // from app.cudafe1.cpp
+  t.observations[0].fileGuessed = true;
+  mergeTrace(t, r);
+  EXPECT_EQ(r.findings[0].dynamic->status, DynamicStatus::Confirmed);
+}
+
+TEST(TraceMerge, FileErrorsNameTheFile) {
+  AnalysisResult r;
+  llvm::Error e = mergeTraceFile("/nonexistent/run.trace", r);
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("/nonexistent/run.trace"), std::string::npos);
+  std::string bad = ::testing::TempDir() + "/bad.trace";
+  std::ofstream(bad) << "{}";
+  llvm::Error e2 = mergeTraceFile(bad, r);
+  ASSERT_TRUE(bool(e2));
+  EXPECT_NE(llvm::toString(std::move(e2)).find("bad.trace"), std::string::npos);
+}

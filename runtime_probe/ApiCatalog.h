@@ -1,0 +1,37 @@
+#pragma once
+// What the probe needs to know about a CUDA runtime API function, by name.
+// Pure string logic shared by the injected library (classifying CUPTI
+// callback ids once each) and the launcher (turning sites into evidence).
+
+#include <cstdint>
+#include <string_view>
+
+namespace streamlint::probe {
+
+/// Bit flags describing what a runtime API call does.
+enum ApiTrait : std::uint16_t {
+  TraitNone = 0,
+  TraitLaunch = 1 << 0,        // kernel launch
+  TraitStreamOrdered = 1 << 1, // takes a stream: default-stream applies
+  TraitMemcpyAsync = 1 << 2,   // async copy with a host side
+  TraitAllocation = 1 << 3,    // allocates or frees memory
+  TraitSynchronization = 1 << 4, // blocks the host until work finishes
+  TraitPerThread = 1 << 5,     // _ptsz/_ptds variant: 0 means per-thread
+  TraitKnown = 1 << 15,        // classified (even if no other bit is set)
+};
+
+/// `cudaMemcpyAsync_ptsz_v7000` -> `cudaMemcpyAsync`.
+std::string_view baseApiName(std::string_view name);
+
+/// Traits of a runtime API function given its CUPTI name (any suffix).
+std::uint16_t classifyApi(std::string_view name);
+
+/// cudaStreamLegacy and cudaStreamPerThread, as the runtime headers define them.
+inline constexpr std::uintptr_t kStreamLegacyHandle = 0x1;
+inline constexpr std::uintptr_t kStreamPerThreadHandle = 0x2;
+
+/// Whether a stream argument means the legacy default stream, given whether
+/// the call was the per-thread (_ptsz/_ptds) variant.
+bool isLegacyStream(std::uintptr_t stream, bool perThreadVariant);
+
+} // namespace streamlint::probe

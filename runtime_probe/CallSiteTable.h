@@ -1,0 +1,71 @@
+#pragma once
+// Per-call-site aggregation for the probe: a fixed-size, lock-free,
+// open-addressing table keyed by a hash of the raw host call stack. Memory is
+// bounded by the capacity chosen at startup; calls from sites that find no
+// free slot are counted as dropped, never allocated for.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace streamlint::probe {
+
+inline constexpr unsigned kMaxFrames = 32;
+
+/// Everything the probe aggregates about one (call stack, API) pair.
+struct SiteRecord {
+  std::atomic<std::uint64_t> key{0}; // 0: slot free
+  std::atomic<std::uint32_t> ready{0}; // metadata below is written
+  const char *apiName = nullptr;      // CUPTI's constant string
+  std::uint16_t traits = 0;           // ApiTrait bits
+  std::uint32_t frameCount = 0;
+  std::uintptr_t frames[kMaxFrames] = {};
+
+  std::atomic<std::uint64_t> calls{0};
+  std::atomic<std::uint64_t> hostNs{0};
+  std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::uint64_t> streamCalls{0};   // calls whose stream was known
+  std::atomic<std::uint64_t> legacyStream{0};  // ... and was the legacy stream
+  std::atomic<std::uint64_t> pageable{0};
+  std::atomic<std::uint64_t> pinned{0};
+  std::atomic<std::uint64_t> callbackThreadCalls{0}; // on the driver's thread
+  std::atomic<std::uint64_t> callbackThreadErrors{0};
+  std::atomic<std::int32_t> lastCallbackThreadError{0};
+};
+
+/// Hash of a raw stack and the API name pointer; never 0.
+std::uint64_t hashStack(const std::uintptr_t *frames, unsigned count,
+                        const void *api);
+
+/// Lock-free table of SiteRecords (see file comment).
+class CallSiteTable {
+public:
+  /// `capacity` is rounded up to a power of two.
+  explicit CallSiteTable(std::size_t capacity);
+
+  /// The record for `key`, creating it from the other arguments on first use;
+  /// nullptr (and one dropped call counted) when the table is full.
+  SiteRecord *acquire(std::uint64_t key, const char *apiName,
+                      std::uint16_t traits, const std::uintptr_t *frames,
+                      unsigned frameCount);
+
+  std::size_t capacity() const { return mask_ + 1; }
+  std::uint64_t droppedCalls() const { return dropped_.load(); }
+  std::size_t usedSites() const { return used_.load(); }
+
+  /// Visits every published record (safe while other threads record).
+  template <typename Visitor> void forEach(Visitor &&visit) const {
+    for (std::size_t i = 0; i <= mask_; ++i)
+      if (slots_[i].ready.load(std::memory_order_acquire))
+        visit(slots_[i]);
+  }
+
+private:
+  std::unique_ptr<SiteRecord[]> slots_;
+  std::size_t mask_;
+  std::atomic<std::uint64_t> dropped_{0};
+  std::atomic<std::size_t> used_{0};
+};
+
+} // namespace streamlint::probe

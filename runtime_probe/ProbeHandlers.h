@@ -1,0 +1,38 @@
+#pragma once
+// The per-misuse handlers. They take one completed API call as plain data,
+// so unit tests drive them with made-up records and no CUPTI.
+
+#include "CallSiteTable.h"
+
+#include <cstdint>
+
+namespace streamlint::probe {
+
+/// What the stream argument of a call was.
+enum class StreamKind : std::uint8_t { Unknown, Legacy, Other };
+/// What the host side of an async copy was at the time of the call.
+enum class HostMemory : std::uint8_t { Unknown, Pageable, Pinned };
+
+/// One finished runtime API call, as the CUPTI callback saw it.
+struct ApiCall {
+  std::uint16_t traits = 0; // ApiTrait bits
+  std::uint64_t hostNs = 0; // enter to exit on the calling thread
+  StreamKind stream = StreamKind::Unknown;
+  HostMemory hostMemory = HostMemory::Unknown;
+  std::uint64_t bytes = 0;
+  bool onCallbackThread = false; // made on the driver's host-callback thread
+  std::int32_t result = 0;       // cudaError_t returned
+};
+
+// default-stream: counts stream-ordered calls and those on the legacy stream.
+void handleStreamUse(SiteRecord &site, const ApiCall &call);
+// pageable-memcpy-async: pageable vs pinned host side, bytes.
+void handleAsyncCopy(SiteRecord &site, const ApiCall &call);
+// api-in-host-callback: calls on the driver's thread and their errors.
+void handleCallbackThread(SiteRecord &site, const ApiCall &call);
+
+/// The switchboard's common path: counts the call and host time (which is
+/// all alloc-in-loop and device-sync need) and runs the handlers that apply.
+void recordCall(SiteRecord &site, const ApiCall &call);
+
+} // namespace streamlint::probe

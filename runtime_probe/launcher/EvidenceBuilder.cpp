@@ -1,0 +1,92 @@
+#include "EvidenceBuilder.h"
+
+#include "ApiCatalog.h"
+
+namespace streamlint::probe {
+namespace {
+
+TraceObservation base(const RawSite &site, const SourceSite &where,
+                      const char *check) {
+  TraceObservation o;
+  o.check = check;
+  o.file = where.file;
+  o.line = where.line;
+  o.fileGuessed = where.fileGuessed;
+  o.function = where.function;
+  o.api = std::string(baseApiName(site.api));
+  o.calls = site.calls;
+  o.hostTimeUs = site.hostNs / 1000.0;
+  return o;
+}
+
+} // namespace
+
+std::vector<TraceObservation> observationsFor(const RawSite &site,
+                                              const SourceSite &where) {
+  std::vector<TraceObservation> out;
+  if ((site.traits & TraitStreamOrdered) && site.streamCalls > 0) {
+    TraceObservation o = base(site, where, "default-stream");
+    o.calls = site.streamCalls;
+    o.misuses = site.legacyStream;
+    out.push_back(o);
+  }
+  if (site.traits & TraitMemcpyAsync) {
+    TraceObservation o = base(site, where, "pageable-memcpy-async");
+    o.misuses = site.pageable;
+    o.bytes = site.bytes;
+    if (site.pinned)
+      o.detail = std::to_string(site.pinned) + " pinned";
+    out.push_back(o);
+  }
+  if (site.traits & TraitAllocation) {
+    // Running more than once is what "in a loop" means at run time.
+    TraceObservation o = base(site, where, "alloc-in-loop");
+    o.misuses = site.calls > 1 ? site.calls : 0;
+    out.push_back(o);
+  }
+  if (site.traits & TraitSynchronization) {
+    TraceObservation o = base(site, where, "device-sync");
+    o.misuses = site.calls;
+    out.push_back(o);
+  }
+  TraceObservation cb = base(site, where, "api-in-host-callback");
+  cb.misuses = site.callbackThreadCalls;
+  if (site.callbackThreadErrors)
+    cb.detail = std::to_string(site.callbackThreadErrors) +
+                " returned an error, last error " +
+                std::to_string(site.lastCallbackThreadError);
+  out.push_back(cb);
+  return out;
+}
+
+void EvidenceBuilder::add(const RawSite &site, const SourceSite &where) {
+  for (TraceObservation &o : observationsFor(site, where)) {
+    auto key = std::make_tuple(o.check, o.file, o.line);
+    auto it = merged_.find(key);
+    if (it == merged_.end()) {
+      merged_.emplace(key, std::move(o));
+      continue;
+    }
+    TraceObservation &m = it->second;
+    // Different call paths to one line: sum; a misuse count that means "ran
+    // more than once" must be recomputed over the sum.
+    m.calls += o.calls;
+    m.hostTimeUs += o.hostTimeUs;
+    m.bytes += o.bytes;
+    m.misuses = m.check == "alloc-in-loop" ? (m.calls > 1 ? m.calls : 0)
+                                           : m.misuses + o.misuses;
+    if (m.api != o.api && m.api.find(o.api) == std::string::npos)
+      m.api += "," + o.api;
+    if (!o.detail.empty())
+      m.detail = m.detail.empty() ? o.detail : m.detail + "; " + o.detail;
+  }
+}
+
+std::vector<TraceObservation> EvidenceBuilder::observations() const {
+  std::vector<TraceObservation> out;
+  for (const auto &entry : merged_)
+    out.push_back(entry.second);
+  return out;
+}
+
+} // namespace streamlint::probe

@@ -1,0 +1,212 @@
+// streamlint-probe: runs a program with the CUPTI probe injected and turns
+// the raw traces its processes leave into one symbolized trace.
+//
+//   streamlint-probe [-o TRACE] [-v] [--keep-raw] -- PROGRAM [ARGS...]
+//   streamlint-probe [-o TRACE] --symbolize RAW...
+
+#include "EvidenceBuilder.h"
+#include "RawTrace.h"
+#include "SiteResolver.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using namespace streamlint;
+using namespace streamlint::probe;
+
+struct Options {
+  std::string output = "streamlint.trace";
+  bool verbose = false;
+  bool keepRaw = false;
+  std::vector<std::string> rawFiles; // --symbolize
+  std::vector<char *> command;
+};
+
+[[noreturn]] void usage(const char *why) {
+  std::fprintf(stderr,
+               "streamlint-probe: %s\n"
+               "usage: streamlint-probe [-o TRACE] [-v] [--keep-raw] -- PROGRAM [ARGS...]\n"
+               "       streamlint-probe [-o TRACE] --symbolize RAW...\n",
+               why);
+  std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if ((a == "-o" || a == "--output") && i + 1 < argc)
+      o.output = argv[++i];
+    else if (a == "-v")
+      o.verbose = true;
+    else if (a == "--keep-raw")
+      o.keepRaw = true;
+    else if (a == "--symbolize") {
+      while (i + 1 < argc && argv[i + 1][0] != '-')
+        o.rawFiles.push_back(argv[++i]);
+    } else if (a[0] != '-')
+      break; // the program, without "--"
+    else
+      usage(("unknown option " + a).c_str());
+  }
+  for (; i < argc; ++i)
+    o.command.push_back(argv[i]);
+  o.command.push_back(nullptr);
+  if (o.rawFiles.empty() && o.command.size() == 1)
+    usage("no program to run");
+  return o;
+}
+
+std::string probeLibrary(const char *argv0) {
+  if (const char *env = std::getenv("STREAMLINT_PROBE_LIBRARY"))
+    return env;
+  std::string self = llvm::sys::fs::getMainExecutable(argv0, (void *)&probeLibrary);
+  llvm::SmallString<256> lib(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(lib, "..", "lib", "libstreamlint_probe.so");
+  llvm::sys::path::remove_dots(lib, true);
+  return std::string(lib);
+}
+
+pid_t gChild = -1;
+void forwardSignal(int sig) {
+  if (gChild > 0)
+    kill(gChild, sig);
+}
+
+// Runs the program; returns its wait status.
+int runProgram(const Options &o, const std::string &library,
+               const std::string &rawDir) {
+  if (const char *previous = std::getenv("CUDA_INJECTION64_PATH"))
+    std::fprintf(stderr,
+                 "streamlint-probe: CUDA_INJECTION64_PATH was already set (%s): "
+                 "another CUDA tool is attached; the probe replaces it\n",
+                 previous);
+  setenv("CUDA_INJECTION64_PATH", library.c_str(), 1);
+  setenv("STREAMLINT_PROBE_RAW_DIR", rawDir.c_str(), 1);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+    std::signal(sig, forwardSignal);
+  gChild = fork();
+  if (gChild == 0) {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+      std::signal(sig, SIG_DFL);
+    execvp(o.command[0], o.command.data());
+    std::fprintf(stderr, "streamlint-probe: cannot run %s: %s\n", o.command[0],
+                 std::strerror(errno));
+    _exit(127);
+  }
+  if (gChild < 0) {
+    std::perror("streamlint-probe: fork");
+    std::exit(127);
+  }
+  int status = 0;
+  while (waitpid(gChild, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+// Reads and symbolizes raw traces into `trace`; false if none was usable.
+void symbolize(const std::vector<std::string> &rawFiles, ProbeTrace &trace) {
+  SiteResolver resolver;
+  EvidenceBuilder evidence;
+  for (const std::string &file : rawFiles) {
+    std::ifstream in(file);
+    RawTrace raw;
+    std::string error;
+    if (!readRawTrace(in, raw, error)) {
+      std::fprintf(stderr, "streamlint-probe: %s: %s\n", file.c_str(), error.c_str());
+      continue;
+    }
+    if (!raw.complete)
+      std::fprintf(stderr, "streamlint-probe: %s: trace was cut short; using what is there\n",
+                   file.c_str());
+    ++trace.processes;
+    trace.droppedCalls += raw.droppedCalls;
+    for (const RawSite &site : raw.sites) {
+      if (auto where = resolver.resolve(raw, site))
+        evidence.add(site, *where);
+      else
+        evidence.addUnresolved(site);
+    }
+  }
+  trace.observations = evidence.observations();
+  if (evidence.unresolvedCalls())
+    std::fprintf(stderr,
+                 "streamlint-probe: %llu calls came from code without debug "
+                 "info (build with -g or -lineinfo) and have no source line\n",
+                 static_cast<unsigned long long>(evidence.unresolvedCalls()));
+}
+
+std::vector<std::string> rawFilesIn(const std::string &dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::sys::path::extension(it->path()) == ".raw")
+      files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o = parse(argc, argv);
+  ProbeTrace trace;
+  int status = 0;
+  std::string rawDir;
+  if (o.rawFiles.empty()) {
+    char pattern[] = "/tmp/streamlint-probe.XXXXXX";
+    if (!mkdtemp(pattern)) {
+      std::perror("streamlint-probe: mkdtemp");
+      return 127;
+    }
+    rawDir = pattern;
+    trace.program = o.command[0];
+    status = runProgram(o, probeLibrary(argv[0]), rawDir);
+    trace.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    o.rawFiles = rawFilesIn(rawDir);
+    if (o.rawFiles.empty())
+      std::fprintf(stderr, "streamlint-probe: no process left a trace: the program "
+                           "made no CUDA calls or the probe could not attach\n");
+  }
+  symbolize(o.rawFiles, trace);
+  std::ofstream out(o.output);
+  out << writeTraceJson(trace);
+  out.close();
+  if (!out)
+    std::fprintf(stderr, "streamlint-probe: cannot write %s\n", o.output.c_str());
+  else if (o.verbose)
+    std::fprintf(stderr, "streamlint-probe: wrote %s: %zu observations from %u "
+                         "process(es), %llu calls dropped\n",
+                 o.output.c_str(), trace.observations.size(), trace.processes,
+                 static_cast<unsigned long long>(trace.droppedCalls));
+  if (!rawDir.empty() && !o.keepRaw) {
+    for (const std::string &f : o.rawFiles)
+      std::remove(f.c_str());
+    rmdir(rawDir.c_str());
+  } else if (!rawDir.empty()) {
+    std::fprintf(stderr, "streamlint-probe: raw traces kept in %s\n", rawDir.c_str());
+  }
+  if (WIFSIGNALED(status)) { // die the way the program died
+    std::fflush(nullptr);
+    std::signal(WTERMSIG(status), SIG_DFL);
+    raise(WTERMSIG(status));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}

@@ -1,0 +1,151 @@
+#include "SiteResolver.h"
+
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/Path.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace streamlint::probe {
+namespace {
+
+bool startsWith(const std::string &s, const char *prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+bool endsWith(const std::string &s, const char *suffix) {
+  std::size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+// Modules whose frames are never the user's call site.
+bool isCudaModule(const std::string &path) {
+  std::string base = llvm::sys::path::filename(path).str();
+  return startsWith(base, "libcuda.so") || startsWith(base, "libcupti") ||
+         startsWith(base, "libstreamlint_probe") ||
+         startsWith(base, "libcudart");
+}
+
+// `__device_stub__Z1kPf` (possibly itself mangled, `_Z20__device_stub__Z1kPfPf`)
+// -> `_Z1kPf`, the linkage name of the host stub that called it.
+std::string deviceStubTarget(const std::string &fn) {
+  static const std::string kStub = "__device_stub_";
+  std::string id = fn;
+  if (startsWith(fn, "_Z")) {
+    std::size_t i = 2, len = 0;
+    while (i < fn.size() && std::isdigit(static_cast<unsigned char>(fn[i])))
+      len = len * 10 + (fn[i++] - '0');
+    id = fn.substr(i, len);
+  }
+  return startsWith(id, kStub.c_str()) ? id.substr(kStub.size()) : "";
+}
+
+} // namespace
+
+std::string mapCudafeName(const std::string &file, bool &guessed) {
+  guessed = false;
+  if (!endsWith(file, ".cudafe1.cpp") && !endsWith(file, ".cudafe1.stub.c"))
+    return file;
+  std::string dir = llvm::sys::path::parent_path(file).str();
+  std::string base = llvm::sys::path::filename(file).str();
+  // nvcc's temporaries: tmpxft_<hex>_<hex>-<n>_<name>.cudafe1.cpp
+  if (startsWith(base, "tmpxft_")) {
+    std::size_t dash = base.find('-');
+    std::size_t underscore = dash == std::string::npos ? dash : base.find('_', dash);
+    if (underscore != std::string::npos)
+      base = base.substr(underscore + 1);
+  }
+  base = base.substr(0, base.find(".cudafe1.")) + ".cu";
+  guessed = true;
+  return dir.empty() ? base : dir + "/" + base;
+}
+
+bool isRuntimeFrame(const SourceFrame &f) {
+  const std::string &fn = f.function;
+  if (startsWith(fn, "cuda") || startsWith(fn, "__cuda") ||
+      startsWith(fn, "_ZN6cudart") ||
+      fn.find("__device_stub_") != std::string::npos)
+    return true;
+  std::string base = llvm::sys::path::filename(f.file).str();
+  return endsWith(f.file, ".stub.c") || base == "cuda_runtime.h" ||
+         base == "cuda_runtime_api.h" || base == "host_runtime.h" ||
+         base == "device_functions.h" ||
+         f.file.find("/cuda/include/") != std::string::npos ||
+         f.file.find("/targets/x86_64-linux/include/") != std::string::npos;
+}
+
+std::optional<SourceSite> pickCallSite(const std::vector<SourceFrame> &frames) {
+  std::string skipHostStub; // linkage name of the kernel's host stub
+  for (const SourceFrame &f : frames) {
+    if (!skipHostStub.empty() && f.function == skipHostStub) {
+      skipHostStub.clear();
+      continue;
+    }
+    if (std::string target = deviceStubTarget(f.function); !target.empty())
+      skipHostStub = target;
+    if (f.file.empty() || f.line == 0 || isRuntimeFrame(f))
+      continue;
+    SourceSite site;
+    site.file = mapCudafeName(f.file, site.fileGuessed);
+    site.line = f.line;
+    site.function = llvm::demangle(f.function);
+    return site;
+  }
+  return std::nullopt;
+}
+
+SiteResolver::SiteResolver() {
+  llvm::symbolize::LLVMSymbolizer::Options options;
+  options.Demangle = false; // the stub rule compares linkage names
+  options.UseSymbolTable = true;
+  symbolizer_ = std::make_unique<llvm::symbolize::LLVMSymbolizer>(options);
+}
+
+SiteResolver::~SiteResolver() = default;
+
+const std::vector<SourceFrame> &
+SiteResolver::framesAt(const RawModule &module, std::uintptr_t address) {
+  auto key = std::make_pair(module.path, address);
+  auto it = cache_.find(key);
+  if (it != cache_.end())
+    return it->second;
+  std::vector<SourceFrame> &frames = cache_[key];
+  auto inlined = symbolizer_->symbolizeInlinedCode(
+      module.path, {address, llvm::object::SectionedAddress::UndefSection});
+  if (!inlined) {
+    llvm::consumeError(inlined.takeError());
+    return frames;
+  }
+  for (std::uint32_t i = 0; i < inlined->getNumberOfFrames(); ++i) {
+    const llvm::DILineInfo &info = inlined->getFrame(i);
+    SourceFrame f;
+    if (info.FileName != llvm::DILineInfo::BadString)
+      f.file = info.FileName;
+    f.line = info.Line;
+    if (info.FunctionName != llvm::DILineInfo::BadString)
+      f.function = info.FunctionName;
+    frames.push_back(std::move(f));
+  }
+  return frames;
+}
+
+std::optional<SourceSite> SiteResolver::resolve(const RawTrace &trace,
+                                                const RawSite &site) {
+  std::vector<SourceFrame> frames;
+  for (std::size_t i = 0; i < site.frames.size(); ++i) {
+    std::uintptr_t pc = site.frames[i];
+    const RawModule *module = nullptr;
+    for (const RawModule &m : trace.modules)
+      if (pc >= m.start && pc < m.end)
+        module = &m;
+    if (!module || isCudaModule(module->path))
+      continue;
+    // Return addresses point after the call: look up the call itself.
+    std::uintptr_t address = pc - module->bias - (i == 0 ? 0 : 1);
+    const auto &resolved = framesAt(*module, address);
+    frames.insert(frames.end(), resolved.begin(), resolved.end());
+  }
+  return pickCallSite(frames);
+}
+
+} // namespace streamlint::probe

@@ -1,0 +1,45 @@
+#include "ApiCatalog.h"
+
+#include <gtest/gtest.h>
+
+using namespace streamlint::probe;
+
+TEST(ApiCatalog, StripsVersionAndPerThreadSuffixes) {
+  EXPECT_EQ(baseApiName("cudaMemcpyAsync_ptsz_v7000"), "cudaMemcpyAsync");
+  EXPECT_EQ(baseApiName("cudaLaunchKernel_v7000"), "cudaLaunchKernel");
+  EXPECT_EQ(baseApiName("__cudaLaunchKernel_v13000"), "__cudaLaunchKernel");
+  EXPECT_EQ(baseApiName("cudaMalloc"), "cudaMalloc");
+  EXPECT_EQ(baseApiName("cudaMalloc3D_v3020"), "cudaMalloc3D");
+  EXPECT_EQ(baseApiName("cudaFoo_vX"), "cudaFoo_vX");
+}
+
+TEST(ApiCatalog, ClassifiesEachMisuseFamily) {
+  struct Case { const char *name; std::uint16_t has, hasNot; };
+  const Case cases[] = {
+      {"cudaLaunchKernel_v7000", TraitLaunch | TraitStreamOrdered, TraitPerThread},
+      {"cudaLaunchKernel_ptsz_v7000", TraitLaunch | TraitPerThread, 0},
+      {"__cudaLaunchKernel_v13000", TraitLaunch, TraitMemcpyAsync},
+      {"cudaMemcpyAsync_v3020", TraitMemcpyAsync | TraitStreamOrdered, TraitLaunch},
+      {"cudaMemsetAsync_v3020", TraitStreamOrdered, TraitMemcpyAsync},
+      {"cudaHostAlloc_v3020", TraitAllocation, TraitStreamOrdered},
+      {"cudaFree_v3020", TraitAllocation, 0},
+      {"cudaDeviceSynchronize_v3020", TraitSynchronization, TraitAllocation},
+      {"cudaStreamSynchronize_ptsz_v7000", TraitSynchronization | TraitPerThread, 0},
+      {"cudaGetLastError_v3020", TraitKnown, TraitStreamOrdered | TraitAllocation |
+                                                 TraitSynchronization},
+  };
+  for (const Case &c : cases) {
+    std::uint16_t t = classifyApi(c.name);
+    EXPECT_EQ(t & c.has, c.has) << c.name;
+    EXPECT_EQ(t & c.hasNot, 0) << c.name;
+    EXPECT_TRUE(t & TraitKnown) << c.name;
+  }
+}
+
+TEST(ApiCatalog, LegacyStreamDependsOnTheVariant) {
+  EXPECT_TRUE(isLegacyStream(0, false));
+  EXPECT_FALSE(isLegacyStream(0, true)); // per-thread build: 0 is per-thread
+  EXPECT_TRUE(isLegacyStream(kStreamLegacyHandle, true));
+  EXPECT_FALSE(isLegacyStream(kStreamPerThreadHandle, false));
+  EXPECT_FALSE(isLegacyStream(0x7f0012345678, false));
+}

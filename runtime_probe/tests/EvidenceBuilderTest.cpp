@@ -1,0 +1,79 @@
+#include "ApiCatalog.h"
+#include "EvidenceBuilder.h"
+
+#include <gtest/gtest.h>
+
+using namespace streamlint;
+using namespace streamlint::probe;
+
+namespace {
+RawSite site(const char *api, std::uint64_t calls) {
+  RawSite s;
+  s.api = api;
+  s.traits = classifyApi(api);
+  s.calls = calls;
+  s.hostNs = calls * 2000;
+  return s;
+}
+const TraceObservation *find(const std::vector<TraceObservation> &obs,
+                             const std::string &check) {
+  for (const auto &o : obs)
+    if (o.check == check)
+      return &o;
+  return nullptr;
+}
+const SourceSite kWhere{"/src/app.cu", 12, "main", false};
+} // namespace
+
+TEST(EvidenceBuilder, AsyncCopyFeedsTwoChecks) {
+  RawSite s = site("cudaMemcpyAsync_v3020", 4);
+  s.streamCalls = 4;
+  s.legacyStream = 1;
+  s.pageable = 3;
+  s.pinned = 1;
+  s.bytes = 4096;
+  auto obs = observationsFor(s, kWhere);
+  const auto *copy = find(obs, "pageable-memcpy-async");
+  ASSERT_TRUE(copy);
+  EXPECT_EQ(copy->misuses, 3u);
+  EXPECT_EQ(copy->bytes, 4096u);
+  EXPECT_DOUBLE_EQ(copy->hostTimeUs, 8.0);
+  EXPECT_EQ(copy->api, "cudaMemcpyAsync");
+  const auto *stream = find(obs, "default-stream");
+  ASSERT_TRUE(stream);
+  EXPECT_EQ(stream->calls, 4u);
+  EXPECT_EQ(stream->misuses, 1u);
+  EXPECT_FALSE(find(obs, "alloc-in-loop"));
+  ASSERT_TRUE(find(obs, "api-in-host-callback"));
+  EXPECT_EQ(find(obs, "api-in-host-callback")->misuses, 0u);
+}
+
+TEST(EvidenceBuilder, AllocationIsAMisuseOnlyWhenRepeated) {
+  EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 1), kWhere), "alloc-in-loop")->misuses, 0u);
+  EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 7), kWhere), "alloc-in-loop")->misuses, 7u);
+  EXPECT_EQ(find(observationsFor(site("cudaDeviceSynchronize_v3020", 2), kWhere), "device-sync")->misuses, 2u);
+}
+
+TEST(EvidenceBuilder, SumsCallPathsThatReachOneLine) {
+  EvidenceBuilder builder;
+  builder.add(site("cudaMalloc_v3020", 1), kWhere); // two callers, once each
+  builder.add(site("cudaMalloc_v3020", 1), kWhere);
+  RawSite cb = site("cudaFree_v3020", 1);
+  cb.callbackThreadCalls = 1;
+  cb.callbackThreadErrors = 1;
+  cb.lastCallbackThreadError = 800;
+  builder.add(cb, {"/src/app.cu", 30, "cb", false});
+  auto obs = builder.observations();
+  const auto *alloc = find(obs, "alloc-in-loop");
+  ASSERT_TRUE(alloc);
+  EXPECT_EQ(alloc->calls, 2u);
+  EXPECT_EQ(alloc->misuses, 2u); // together the line ran twice
+  unsigned callbackHits = 0;
+  for (const auto &o : obs)
+    if (o.check == "api-in-host-callback" && o.misuses) {
+      ++callbackHits;
+      EXPECT_EQ(o.line, 30u);
+      EXPECT_NE(o.detail.find("800"), std::string::npos);
+    }
+  EXPECT_EQ(callbackHits, 1u);
+}

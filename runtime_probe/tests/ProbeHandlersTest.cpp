@@ -1,0 +1,70 @@
+#include "ApiCatalog.h"
+#include "ProbeHandlers.h"
+
+#include <gtest/gtest.h>
+
+using namespace streamlint::probe;
+
+namespace {
+ApiCall call(const char *api) {
+  ApiCall c;
+  c.traits = classifyApi(api);
+  c.hostNs = 1000;
+  return c;
+}
+} // namespace
+
+TEST(ProbeHandlers, DefaultStreamCountsLegacyCallsOnly) {
+  SiteRecord site;
+  ApiCall legacy = call("cudaLaunchKernel_v7000");
+  legacy.stream = StreamKind::Legacy;
+  ApiCall other = legacy;
+  other.stream = StreamKind::Other;
+  ApiCall unknown = legacy;
+  unknown.stream = StreamKind::Unknown;
+  recordCall(site, legacy);
+  recordCall(site, other);
+  recordCall(site, unknown);
+  EXPECT_EQ(site.calls.load(), 3u);
+  EXPECT_EQ(site.streamCalls.load(), 2u);
+  EXPECT_EQ(site.legacyStream.load(), 1u);
+  EXPECT_EQ(site.hostNs.load(), 3000u);
+}
+
+TEST(ProbeHandlers, AsyncCopyTracksHostMemoryAndBytes) {
+  SiteRecord site;
+  ApiCall c = call("cudaMemcpyAsync_v3020");
+  c.bytes = 4096;
+  c.hostMemory = HostMemory::Pageable;
+  recordCall(site, c);
+  c.hostMemory = HostMemory::Pinned;
+  recordCall(site, c);
+  EXPECT_EQ(site.pageable.load(), 1u);
+  EXPECT_EQ(site.pinned.load(), 1u);
+  EXPECT_EQ(site.bytes.load(), 8192u);
+}
+
+TEST(ProbeHandlers, AllocationAndSyncOnlyCountCallsAndTime) {
+  SiteRecord site;
+  ApiCall c = call("cudaMalloc_v3020");
+  c.stream = StreamKind::Legacy; // ignored: cudaMalloc takes no stream
+  c.bytes = 99;                  // ignored: not a copy
+  recordCall(site, c);
+  EXPECT_EQ(site.calls.load(), 1u);
+  EXPECT_EQ(site.streamCalls.load(), 0u);
+  EXPECT_EQ(site.bytes.load(), 0u);
+}
+
+TEST(ProbeHandlers, CallbackThreadCallsKeepTheLastError) {
+  SiteRecord site;
+  ApiCall c = call("cudaFree_v3020");
+  recordCall(site, c); // main thread
+  c.onCallbackThread = true;
+  c.result = 800;
+  recordCall(site, c);
+  c.result = 0;
+  recordCall(site, c);
+  EXPECT_EQ(site.callbackThreadCalls.load(), 2u);
+  EXPECT_EQ(site.callbackThreadErrors.load(), 1u);
+  EXPECT_EQ(site.lastCallbackThreadError.load(), 800);
+}

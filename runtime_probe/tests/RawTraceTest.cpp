@@ -1,0 +1,75 @@
+#include "RawTrace.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace streamlint::probe;
+
+TEST(RawTrace, RoundTripsThroughAFile) {
+  CallSiteTable table(16);
+  std::uintptr_t pcs[] = {0x401000, 0x7f0000001234};
+  SiteRecord *s = table.acquire(hashStack(pcs, 2, "a"), "cudaMemcpyAsync_v3020", 6, pcs, 2);
+  s->calls = 5;
+  s->hostNs = 12345;
+  s->bytes = 1 << 20;
+  s->pageable = 4;
+  s->pinned = 1;
+  s->callbackThreadCalls = 2;
+  s->callbackThreadErrors = 2;
+  s->lastCallbackThreadError = 800;
+  ModuleMap modules;
+  modules.add(0x400000, 0x500000, 0, "/bin/my app"); // a space in the path
+  char path[] = "/tmp/rawtraceXXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_TRUE(writeRawTrace(fd, table, modules, 42, 7));
+  close(fd);
+
+  std::ifstream in(path);
+  RawTrace trace;
+  std::string error;
+  ASSERT_TRUE(readRawTrace(in, trace, error)) << error;
+  std::remove(path);
+  EXPECT_TRUE(trace.complete);
+  EXPECT_EQ(trace.pid, 42);
+  EXPECT_EQ(trace.droppedCalls, 7u);
+  ASSERT_EQ(trace.modules.size(), 1u);
+  EXPECT_EQ(trace.modules[0].path, "/bin/my app");
+  EXPECT_EQ(trace.modules[0].end, 0x500000u);
+  ASSERT_EQ(trace.sites.size(), 1u);
+  const RawSite &r = trace.sites[0];
+  EXPECT_EQ(r.api, "cudaMemcpyAsync_v3020");
+  EXPECT_EQ(r.traits, 6);
+  EXPECT_EQ(r.calls, 5u);
+  EXPECT_EQ(r.hostNs, 12345u);
+  EXPECT_EQ(r.bytes, 1u << 20);
+  EXPECT_EQ(r.pageable, 4u);
+  EXPECT_EQ(r.pinned, 1u);
+  EXPECT_EQ(r.callbackThreadErrors, 2u);
+  EXPECT_EQ(r.lastCallbackThreadError, 800);
+  EXPECT_EQ(r.frames, (std::vector<std::uintptr_t>{0x401000, 0x7f0000001234}));
+}
+
+TEST(RawTrace, TruncatedTraceIsReadButMarkedIncomplete) {
+  std::istringstream in("streamlint-raw-trace 1\npid 1\ndropped 0\n"
+                        "site cudaFree 16 1 10 0 0 0 0 0 0 0 0 1 abc\n");
+  RawTrace trace;
+  std::string error;
+  ASSERT_TRUE(readRawTrace(in, trace, error)) << error;
+  EXPECT_FALSE(trace.complete);
+  EXPECT_EQ(trace.sites.size(), 1u);
+}
+
+TEST(RawTrace, RejectsGarbage) {
+  for (const char *text : {"hello\n", "streamlint-raw-trace 1\nsite x 1 2\n",
+                           "streamlint-raw-trace 1\nbogus 3\n"}) {
+    std::istringstream in(text);
+    RawTrace trace;
+    std::string error;
+    EXPECT_FALSE(readRawTrace(in, trace, error)) << text;
+    EXPECT_FALSE(error.empty());
+  }
+}

@@ -1,0 +1,51 @@
+#include "pipeline.h"
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+static void processBatch(float *device, const float *input, float *output,
+                         int count, cudaStream_t stream) {
+  size_t bytes = count * sizeof(float);
+  cudaMemcpyAsync(device, input, bytes, cudaMemcpyHostToDevice, stream);
+  launchScale(device, count, 2.0f);
+  cudaMemcpyAsync(output, device, bytes, cudaMemcpyDeviceToHost, stream);
+  cudaDeviceSynchronize();
+}
+
+int main() {
+  const int batches = 8;
+  const int count = 1 << 20;
+  cudaStream_t stream;
+  cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+
+  float *input = static_cast<float *>(std::malloc(count * sizeof(float)));
+  float *output = nullptr;
+  cudaMallocHost(&output, count * sizeof(float));
+  for (int i = 0; i < count; ++i)
+    input[i] = 1.0f;
+
+  std::vector<int> batchIds(batches);
+  for (int batch = 0; batch < batches; ++batch) {
+    float *device = nullptr;
+    cudaMalloc(&device, count * sizeof(float));
+    processBatch(device, input, output, count, stream);
+    batchIds[batch] = batch;
+    cudaLaunchHostFunc(stream, reportProgress, &batchIds[batch]);
+    cudaFree(device);
+  }
+
+  float *sum = nullptr;
+  cudaMalloc(&sum, sizeof(float));
+  cudaMemset(sum, 0, sizeof(float));
+  launchSum(output, count, sum, stream);
+  cudaStreamSynchronize(stream);
+
+  float result = 0;
+  cudaMemcpy(&result, sum, sizeof(float), cudaMemcpyDeviceToHost);
+  std::printf("sum = %f\n", result);
+  cudaFree(sum); // NOLINT(alloc-in-loop)
+  cudaFreeHost(output);
+  std::free(input);
+  cudaStreamDestroy(stream);
+  return 0;
+}

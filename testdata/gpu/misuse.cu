@@ -1,0 +1,73 @@
+// Each stream misuse next to its correct counterpart. A `// PROBE:` comment
+// names what the run-time probe must report for the call on that line;
+// run_gpu_e2e.sh checks every one. The output (a checksum) must not change
+// under the probe.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+float *opaqueHostBuffer(size_t bytes); // helper.cu: pageable, invisible here
+
+__global__ void scale(float *x, int n, float f) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] = x[i] * f + 1.0f;
+}
+
+static void CUDART_CB freeInCallback(void *ptr) {
+  cudaError_t err = cudaFree(ptr); // PROBE: api-in-host-callback=confirmed
+  std::printf("callback cudaFree returned %d\n", (int)err);
+}
+
+int main(int argc, char **argv) {
+  const int n = 1 << 16;
+  const size_t bytes = n * sizeof(float);
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  float *d = nullptr;
+  cudaMalloc(&d, bytes); // PROBE: alloc-in-loop=refuted
+  cudaMemset(d, 0, bytes);
+
+  for (int it = 0; it < 100; ++it)
+    scale<<<n / 256, 256>>>(d, n, 1.0f); // PROBE: default-stream=confirmed
+  for (int it = 0; it < 100; ++it)
+    scale<<<n / 256, 256, 0, s>>>(d, n, 0.5f); // PROBE: default-stream=refuted
+  if (argc > 5) // never true in the tests
+    scale<<<n / 256, 256>>>(d, n, 2.0f); // PROBE: default-stream=not-reached
+
+  float *pageable = static_cast<float *>(std::malloc(bytes));
+  float *pinned = nullptr;
+  cudaMallocHost(&pinned, bytes); // PROBE: alloc-in-loop=refuted
+  for (int it = 0; it < 4; ++it) {
+    cudaMemcpyAsync(pageable, d, bytes, cudaMemcpyDeviceToHost, s); // PROBE: pageable-memcpy-async=confirmed
+    cudaMemcpyAsync(pinned, d, bytes, cudaMemcpyDeviceToHost, s); // PROBE: pageable-memcpy-async=refuted
+  }
+  cudaMemcpyAsync(pinned, d, bytes, cudaMemcpyDeviceToHost); // PROBE: default-stream=confirmed
+  float *opaque = opaqueHostBuffer(bytes);
+  cudaMemcpyAsync(opaque, d, bytes, cudaMemcpyDeviceToHost, s); // PROBE: pageable-memcpy-async=runtime-only
+  cudaStreamSynchronize(s);
+
+  for (int it = 0; it < 10; ++it) {
+    float *tmp = nullptr;
+    cudaMalloc(&tmp, bytes); // PROBE: alloc-in-loop=confirmed
+    scale<<<n / 256, 256, 0, s>>>(tmp, n, 1.0f);
+    cudaDeviceSynchronize(); // PROBE: device-sync=confirmed
+    cudaFree(tmp); // PROBE: alloc-in-loop=confirmed
+  }
+
+  float *victim = nullptr;
+  cudaMalloc(&victim, 256);
+  cudaLaunchHostFunc(s, freeInCallback, victim);
+  cudaStreamSynchronize(s);
+
+  double sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += pinned[i] + pageable[i] + opaque[i];
+  std::printf("checksum %.3f\n", sum);
+  std::free(pageable);
+  std::free(opaque);
+  cudaFreeHost(pinned);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+  return 3; // a distinctive exit code the launcher must pass through
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Bad input: a clear error naming the file, and the documented exit code.
+. "$(dirname "$0")/lib.sh"
+
+expect_exit 2 "missing database" -- "$STREAMLINT" -p "$WORK/nowhere"
+expect_stderr "$WORK/nowhere"
+
+mkdir -p "$WORK/broken"
+printf '[\n  {"directory": "/tmp", "file": "a.cu",\n   "command": "nvcc -c a.cu" \n  \n' >"$WORK/broken/compile_commands.json"
+expect_exit 2 "malformed JSON" -- "$STREAMLINT" -p "$WORK/broken"
+expect_stderr "$WORK/broken/compile_commands.json"
+
+mkdir -p "$WORK/db"
+cat >"$WORK/db/good.cu" <<'CU'
+#include <cuda_runtime.h>
+void sync() { cudaDeviceSynchronize(); }
+CU
+cat >"$WORK/db/bad.cu" <<'CU'
+#include <cuda_runtime.h>
+void sync2() { cudaDeviceSynchronize(); not_declared(); }
+CU
+cat >"$WORK/db/compile_commands.json" <<JSON
+[
+ {"directory": "$WORK/db", "file": "good.cu", "command": "nvcc -x cu -c good.cu -o good.o"},
+ {"directory": "$WORK/db", "file": "bad.cu", "command": "nvcc -x cu -c bad.cu -o bad.o"}
+]
+JSON
+expect_exit 2 "file not in database" -- "$STREAMLINT" -p "$WORK/db" "$WORK/db/other.cu"
+expect_stderr "other.cu: no entry"
+
+# A TU with errors is reported, still checked, and does not stop the others.
+expect_exit 3 "TU with compile errors" -- "$STREAMLINT" -p "$WORK/db" --use-color=false
+expect_stderr "bad.cu"
+expect_stderr "not_declared"
+expect_stdout "good.cu:2:"
+expect_stdout "bad.cu:2:"
+
+expect_exit 2 "unknown format" -- "$STREAMLINT" -p "$WORK/db" --format yaml
+expect_stderr "--format 'yaml'"
+expect_exit 2 "bad check option" -- "$STREAMLINT" -p "$WORK/db" --check-option nodot
+expect_exit 0 "--list-checks" -- "$STREAMLINT" --list-checks
+expect_stdout "device-sync"
+finish
