@@ -255,8 +255,9 @@ const reach::CallSite *AllocInLoopCheck::matchingFree(const reach::CallSite &all
   const clang::Stmt *loop = alloc.loops.front();
   const reach::CallSite *found = nullptr;
   for (const reach::CallSite *site : reach_->callsInLoop(loop)) {
-    if (!site->call || site->call->getNumArgs() < 1 || site == &alloc)
-      continue;
+    if (!site->call || site->call->getNumArgs() < 1 || site == &alloc ||
+        !(site->kinds & (reach::Allocates | reach::Frees)))
+      continue; // kernels and copies may use the buffer freely
     bool sameBuffer = bufferVariable(site->call->getArg(0), false) == buffer ||
                       bufferVariable(site->call->getArg(0), true) == buffer;
     if (!sameBuffer)
