@@ -35,7 +35,17 @@ Output formats (--format):
   gitlab  GitLab Code Quality report
 
 Suppressing a finding: // NOLINT, // NOLINT(check-id), // NOLINTNEXTLINE(...),
-// NOLINTBEGIN(...) ... // NOLINTEND(...).
+// NOLINTBEGIN(...) ... // NOLINTEND(...); check lists take globs and the
+optional "streamlint-" prefix (docs/suppressions.md).
+
+Adopting streamlint on existing code (docs/baseline.md):
+  streamlint -p build/ --write-baseline streamlint-baseline.json
+  streamlint -p build/ --baseline streamlint-baseline.json   # new findings only
+  --baseline also reads a previous --format=sarif report. Findings are matched
+  by fingerprint (check, file, statement text, function), not by line.
+
+In GitHub Actions, --format github also appends a table of all findings to
+$GITHUB_STEP_SUMMARY.
 
 Exit codes:
   0  no warnings (notes alone do not fail)
@@ -77,6 +87,14 @@ cl::list<std::string> extraArgsBefore("extra-arg-before",
                                       cl::cat(category));
 cl::opt<std::string> trace("trace", cl::desc("Merge a runtime trace written by streamlint-probe"),
                            cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> baseline("baseline",
+                              cl::desc("Report only findings not in this earlier "
+                                       "--format=json/sarif report or --write-baseline file"),
+                              cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> writeBaseline("write-baseline",
+                                   cl::desc("Write all current findings (JSON) for a later "
+                                            "--baseline"),
+                                   cl::value_desc("file"), cl::cat(category));
 cl::opt<cl::boolOrDefault> useColor("use-color",
                                    cl::desc("Colors in text output (default: only on a terminal); "
                                             "--use-color=false turns them off"),
@@ -123,6 +141,8 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.format = *parsedFormat;
   result.outputPath = output;
   result.tracePath = trace;
+  result.baselinePath = baseline;
+  result.writeBaselinePath = writeBaseline;
   result.color = useColor == cl::BOU_TRUE    ? ColorMode::Always
                  : useColor == cl::BOU_FALSE ? ColorMode::Never
                                              : ColorMode::Auto;

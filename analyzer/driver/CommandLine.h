@@ -18,6 +18,8 @@ struct CommandLineOptions {
   OutputFormat format = OutputFormat::Text;
   std::string outputPath;   // "" = stdout
   std::string tracePath;    // --trace
+  std::string baselinePath;      // --baseline: report only new findings
+  std::string writeBaselinePath; // --write-baseline
   ColorMode color = ColorMode::Auto;
   bool listChecks = false;
   bool showCommands = false;  // print the clang command per TU and exit
