@@ -1,6 +1,8 @@
 // The one table of streamlint's checks, sorted by id.
 #include "checks/CheckRegistry.h"
 
+#include "checks/AllocInLoopCheck.h"
+#include "checks/ApiInHostCallbackCheck.h"
 #include "checks/DefaultStreamCheck.h"
 #include "checks/DeviceSyncCheck.h"
 #include "checks/PageableMemcpyAsyncCheck.h"
@@ -8,6 +10,8 @@
 namespace streamlint {
 
 void registerAllChecks(CheckRegistry &registry) {
+  registry.add<AllocInLoopCheck>();
+  registry.add<ApiInHostCallbackCheck>();
   registry.add<DefaultStreamCheck>();
   registry.add<DeviceSyncCheck>();
   registry.add<PageableMemcpyAsyncCheck>();

@@ -1,6 +1,7 @@
 #include "analyzer/driver/Analyzer.h"
 
 #include "analyzer/driver/TranslationUnitRunner.h"
+#include "analyzer/reach/ReachResolution.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -88,6 +89,7 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
   // output independent of the order too.
   AnalysisResult result;
   result.translationUnits = units.size();
+  reach::ProgramSummary program;
   for (size_t i = 0; i < units.size(); ++i) {
     std::string mainFile = cleanPath(units[i].entry.file);
     // The TU's config decides which headers it reports in (HeaderFilterRegex,
@@ -97,6 +99,17 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
         result.findings.push_back(std::move(finding));
     if (outcomes[i].problem)
       result.problems.push_back(std::move(*outcomes[i].problem));
+    program.add(std::move(outcomes[i].reach));
+  }
+  // Whole-program pass: findings whose verdict depends on other functions
+  // or TUs (hot paths through calls, host-callback reach).
+  // They are filtered like the others: kept if some TU's config reports there.
+  for (Finding &finding : reach::resolveSites(std::move(program))) {
+    bool reported = std::any_of(units.begin(), units.end(), [&](const PlannedUnit &unit) {
+      return unit.config.reportsIn(finding.location.file, cleanPath(unit.entry.file));
+    });
+    if (reported)
+      result.findings.push_back(std::move(finding));
   }
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
   // A header included by several TUs reports once.
