@@ -76,6 +76,7 @@ struct Finding {
   std::string function;     // enclosing function, qualified ("" at file scope)
   std::string snippet;      // statement text, whitespace-normalized (fingerprints)
   std::optional<DynamicEvidence> dynamic;
+  std::string fingerprint;  // baseline identity; see analyzer/baseline/Fingerprint.h
 };
 
 /// Deterministic order: file, line, column, check id, message.

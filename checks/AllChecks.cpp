@@ -1,12 +1,20 @@
 // The one table of streamlint's checks, sorted by id.
 #include "checks/CheckRegistry.h"
 
+#include "checks/AllocInLoopCheck.h"
+#include "checks/ApiInHostCallbackCheck.h"
+#include "checks/DefaultStreamCheck.h"
 #include "checks/DeviceSyncCheck.h"
+#include "checks/PageableMemcpyAsyncCheck.h"
 
 namespace streamlint {
 
 void registerAllChecks(CheckRegistry &registry) {
+  registry.add<AllocInLoopCheck>();
+  registry.add<ApiInHostCallbackCheck>();
+  registry.add<DefaultStreamCheck>();
   registry.add<DeviceSyncCheck>();
+  registry.add<PageableMemcpyAsyncCheck>();
 }
 
 } // namespace streamlint

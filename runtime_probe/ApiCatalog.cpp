@@ -19,7 +19,7 @@ constexpr std::uint16_t kLaunch = TraitStreamOrdered | TraitLaunch;
 // Looked up linearly, once per callback id, so order does not matter.
 constexpr std::array<Entry, 37> kCatalog = {{
     {"__cudaLaunchKernel", kLaunch},
-    {"cudaDeviceSynchronize", TraitSynchronization},
+    {"cudaDeviceSynchronize", TraitSynchronization | TraitDeviceWide},
     {"cudaEventRecord", kAsync},
     {"cudaEventRecordWithFlags", kAsync},
     {"cudaEventSynchronize", TraitSynchronization},
@@ -53,7 +53,7 @@ constexpr std::array<Entry, 37> kCatalog = {{
     {"cudaStreamAddCallback", kAsync},
     {"cudaStreamSynchronize", TraitSynchronization},
     {"cudaStreamWaitEvent", kAsync},
-    {"cudaThreadSynchronize", TraitSynchronization},
+    {"cudaThreadSynchronize", TraitSynchronization | TraitDeviceWide},
     {"cudaMemset3DAsync", kAsync},
 }};
 

@@ -17,6 +17,7 @@ enum ApiTrait : std::uint16_t {
   TraitAllocation = 1 << 3,    // allocates or frees memory
   TraitSynchronization = 1 << 4, // blocks the host until work finishes
   TraitPerThread = 1 << 5,     // _ptsz/_ptds variant: 0 means per-thread
+  TraitDeviceWide = 1 << 6,    // waits for the whole device, whatever its args
   TraitKnown = 1 << 15,        // classified (even if no other bit is set)
 };
 

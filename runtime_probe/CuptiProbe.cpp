@@ -5,6 +5,7 @@
 // trace is written once at exit or on a fatal signal.
 
 #include "ApiCatalog.h"
+#include "CallParams.h"
 #include "CallSiteTable.h"
 #include "ModuleMap.h"
 #include "ProbeHandlers.h"
@@ -38,8 +39,11 @@ struct ProbeState {
   CallSiteTable table{kSiteCapacity};
   ModuleMap modules;
   CudaModules cudaModules;
+  Unwinder unwinder = Unwinder::Libunwind;
   char rawPath[1024] = {};
   std::atomic<bool> stopped{false};
+  CUpti_SubscriberHandle subscriber = nullptr;
+  std::atomic<bool> driverLaunchesOn{false}; // see enableDriverLaunches
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
 };
 ProbeState *gProbe = nullptr;
@@ -49,6 +53,8 @@ struct ThreadState {
   int depth = 0;          // nesting of runtime API calls
   bool inProbe = false;   // the probe's own CUDA calls
   signed char driverThread = -1; // -1 unknown, 0 no, 1 yes
+  bool skip = false;      // the outermost call in flight is not recorded
+  unsigned walkDepth = 0; // see captureStack
   std::uint64_t startNs = 0;
   ApiCall call;
 };
@@ -71,117 +77,74 @@ std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name) {
   return t;
 }
 
-StreamKind streamKind(const void *stream, std::uint16_t traits) {
-  return isLegacyStream(reinterpret_cast<std::uintptr_t>(stream),
-                        traits & TraitPerThread)
-             ? StreamKind::Legacy
-             : StreamKind::Other;
-}
-
-// Pageable host memory is unknown to the driver: the query fails for it.
-HostMemory hostMemoryOf(const void *ptr) {
-  CUmemorytype type{};
-  tThread.inProbe = true;
-  CUresult r = cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                     reinterpret_cast<CUdeviceptr>(ptr));
-  tThread.inProbe = false;
-  if (r != CUDA_SUCCESS)
-    return HostMemory::Pageable;
-  return type == CU_MEMORYTYPE_HOST ? HostMemory::Pinned : HostMemory::Unknown;
-}
-
-void noteCopy(ApiCall &call, const void *dst, const void *src,
-              cudaMemcpyKind kind, std::size_t bytes, const void *stream) {
-  call.stream = streamKind(stream, call.traits);
-  call.bytes = bytes;
-  HostMemory d = HostMemory::Unknown, s = HostMemory::Unknown;
-  if (dst && (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDefault ||
-              kind == cudaMemcpyHostToHost))
-    d = hostMemoryOf(dst);
-  if (src && (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDefault ||
-              kind == cudaMemcpyHostToHost))
-    s = hostMemoryOf(src);
-  if (d == HostMemory::Pageable || s == HostMemory::Pageable)
-    call.hostMemory = HostMemory::Pageable;
-  else if (d == HostMemory::Pinned || s == HostMemory::Pinned)
-    call.hostMemory = HostMemory::Pinned;
-}
-
-// Reads the stream (and, for copies, the host side) from the params struct.
-// `__cudaLaunchKernel` has no params struct: its stream comes from the nested
-// driver launch (onDriverLaunch).
-void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call) {
-#define STREAM_OF(ID, TYPE, EXPR)                                              \
-  case CUPTI_RUNTIME_TRACE_CBID_##ID: {                                        \
-    auto *a = static_cast<const TYPE *>(p);                                    \
-    call.stream = streamKind(EXPR, call.traits);                               \
-    return;                                                                    \
+bool onDriverThread(ThreadState &t) {
+  if (t.driverThread < 0) { // once per thread: a full unwind
+    std::uintptr_t pcs[kMaxCapture];
+    Unwinder unwinder = gProbe->unwinder == Unwinder::None ? Unwinder::Libunwind
+                                                           : gProbe->unwinder;
+    unsigned n = captureStack(pcs, kMaxCapture, 0, gProbe->cudaModules, unwinder);
+    t.driverThread = isDriverOwnedStack(pcs, n, gProbe->cudaModules);
   }
-#define COPY_OF(ID, TYPE, DST, SRC, BYTES)                                     \
-  case CUPTI_RUNTIME_TRACE_CBID_##ID: {                                        \
-    auto *a = static_cast<const TYPE *>(p);                                    \
-    noteCopy(call, DST, SRC, a->kind, BYTES, a->stream);                       \
-    return;                                                                    \
-  }
-  switch (cbid) {
-    STREAM_OF(cudaLaunchKernel_v7000, cudaLaunchKernel_v7000_params, a->stream)
-    STREAM_OF(cudaLaunchKernel_ptsz_v7000, cudaLaunchKernel_ptsz_v7000_params, a->stream)
-    STREAM_OF(cudaLaunchKernelExC_v11060, cudaLaunchKernelExC_v11060_params, a->config ? a->config->stream : nullptr)
-    STREAM_OF(cudaLaunchKernelExC_ptsz_v11060, cudaLaunchKernelExC_ptsz_v11060_params, a->config ? a->config->stream : nullptr)
-    STREAM_OF(cudaMemsetAsync_v3020, cudaMemsetAsync_v3020_params, a->stream)
-    STREAM_OF(cudaMemsetAsync_ptsz_v7000, cudaMemsetAsync_ptsz_v7000_params, a->stream)
-    STREAM_OF(cudaEventRecord_v3020, cudaEventRecord_v3020_params, a->stream)
-    STREAM_OF(cudaEventRecord_ptsz_v7000, cudaEventRecord_ptsz_v7000_params, a->stream)
-    STREAM_OF(cudaStreamWaitEvent_v3020, cudaStreamWaitEvent_v3020_params, a->stream)
-    STREAM_OF(cudaLaunchHostFunc_v10000, cudaLaunchHostFunc_v10000_params, a->stream)
-    STREAM_OF(cudaStreamAddCallback_v5000, cudaStreamAddCallback_v5000_params, a->stream)
-    STREAM_OF(cudaGraphLaunch_v10000, cudaGraphLaunch_v10000_params, a->stream)
-    COPY_OF(cudaMemcpyAsync_v3020, cudaMemcpyAsync_v3020_params, a->dst, a->src, a->count)
-    COPY_OF(cudaMemcpyAsync_ptsz_v7000, cudaMemcpyAsync_ptsz_v7000_params, a->dst, a->src, a->count)
-    COPY_OF(cudaMemcpy2DAsync_v3020, cudaMemcpy2DAsync_v3020_params, a->dst, a->src, a->width * a->height)
-    COPY_OF(cudaMemcpy2DAsync_ptsz_v7000, cudaMemcpy2DAsync_ptsz_v7000_params, a->dst, a->src, a->width * a->height)
-    COPY_OF(cudaMemcpyToSymbolAsync_v3020, cudaMemcpyToSymbolAsync_v3020_params, nullptr, a->src, a->count)
-    COPY_OF(cudaMemcpyFromSymbolAsync_v3020, cudaMemcpyFromSymbolAsync_v3020_params, a->dst, nullptr, a->count)
-  default:
+  return t.driverThread == 1;
+}
+
+// The stream of a launch whose runtime entry point has no params struct
+// (shared cudart's __cudaLaunchKernel) comes from the nested driver launch.
+// Static cudart, nvcc's default, reports launches as cudaLaunchKernel with
+// params: the driver callbacks (an enter and an exit per launch, a fifth of
+// the probe's cost on a launch) are only turned on once a launch needs them.
+// CUPTI checks the enable flags when it dispatches, so the nested driver call
+// of the very launch that turns them on is already seen.
+void enableDriverLaunches(ThreadState &t) {
+  if (gProbe->driverLaunchesOn.exchange(true))
     return;
-  }
-#undef STREAM_OF
-#undef COPY_OF
+  t.inProbe = true;
+  for (CUpti_CallbackId id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
+    cuptiEnableCallback(1, gProbe->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  t.inProbe = false;
 }
 
-bool onDriverThread() {
-  if (tThread.driverThread < 0) { // once per thread: a full unwind
-    std::uintptr_t pcs[256];
-    unsigned n = captureStack(pcs, 256, 0, gProbe->cudaModules);
-    tThread.driverThread = isDriverOwnedStack(pcs, n, gProbe->cudaModules);
-  }
-  return tThread.driverThread == 1;
-}
+constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
+                                       TraitAllocation | TraitSynchronization;
+// The checks whose evidence reports host time; other calls (launches above
+// all) are not timed: two clock reads are a tenth of a launch's budget.
+constexpr std::uint16_t kTimed = TraitMemcpyAsync | TraitAllocation |
+                                 TraitSynchronization;
 
-void onRuntimeEnter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
-  if (tThread.depth++ > 0)
+__attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_CallbackId cbid,
+                           const CUpti_CallbackData *cb) {
+  if (t.depth++ > 0)
     return; // cudart calling itself: the outermost call is the site
-  tThread.call = ApiCall{};
-  tThread.call.traits = traitsFor(cbid, cb->functionName);
+  t.call = ApiCall{};
+  t.call.traits = traitsFor(cbid, cb->functionName);
+  // No check looks at this call (cudaGetLastError, cudaGetDevice, ...) unless
+  // it runs on the driver's callback thread: no params, no clock, no unwind.
+  t.skip = !(t.call.traits & kInteresting) && !onDriverThread(t);
+  if (t.skip)
+    return;
   if (cb->functionParams)
-    readParams(cbid, cb->functionParams, tThread.call);
-  tThread.startNs = nowNs();
+    readParams(cbid, cb->functionParams, t.call, t.inProbe);
+  if ((t.call.traits & TraitLaunch) && t.call.stream == StreamKind::Unknown &&
+      !gProbe->driverLaunchesOn.load(std::memory_order_relaxed))
+    enableDriverLaunches(t);
+  t.startNs = (t.call.traits & kTimed) ? nowNs() : 0;
 }
 
-void onRuntimeExit(const CUpti_CallbackData *cb) {
-  if (--tThread.depth > 0)
+__attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const CUpti_CallbackData *cb) {
+  if (--t.depth > 0 || t.skip)
     return;
-  ApiCall &call = tThread.call;
-  call.hostNs = nowNs() - tThread.startNs;
+  ApiCall &call = t.call;
+  call.hostNs = t.startNs ? nowNs() - t.startNs : 0;
   if (cb->functionReturnValue)
     call.result = *static_cast<const cudaError_t *>(cb->functionReturnValue);
-  call.onCallbackThread = onDriverThread();
-  constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
-                                         TraitAllocation | TraitSynchronization;
-  if (!(call.traits & kInteresting) && !call.onCallbackThread)
-    return; // no check looks at this call: skip the unwind
+  call.onCallbackThread = onDriverThread(t);
+  // Only the application's frames: the resolver never looks at CUDA's or the
+  // probe's, and leaving them out of the key makes hashing cheaper.
   std::uintptr_t pcs[kMaxFrames];
-  unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept, gProbe->cudaModules);
+  unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept, gProbe->cudaModules,
+                            gProbe->unwinder, /*appOnly=*/true, &t.walkDepth);
   std::uint64_t key = hashStack(pcs, n, cb->functionName);
   if (SiteRecord *site = gProbe->table.acquire(key, cb->functionName,
                                                call.traits, pcs, n))
@@ -189,9 +152,10 @@ void onRuntimeExit(const CUpti_CallbackData *cb) {
 }
 
 // The stream of a launch whose runtime entry point has no params struct.
-void onDriverLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
-  ApiCall &call = tThread.call;
-  if (tThread.depth == 0 || !(call.traits & TraitLaunch) ||
+__attribute__((always_inline)) inline void
+onDriverLaunch(ThreadState &t, CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
+  ApiCall &call = t.call;
+  if (t.depth == 0 || t.skip || !(call.traits & TraitLaunch) ||
       call.stream != StreamKind::Unknown || !cb->functionParams)
     return;
   CUstream stream = nullptr;
@@ -220,19 +184,22 @@ void onDriverLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
 }
 
 /// The one CUPTI callback: dispatches on domain and site.
+// Inlined callees keep the probe's own frames, which every unwind walks
+// through, to one.
 void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
                           CUpti_CallbackId cbid, const void *data) {
-  if (tThread.inProbe || gProbe->stopped.load(std::memory_order_relaxed))
+  ThreadState &t = tThread; // one TLS look-up per callback
+  if (t.inProbe || gProbe->stopped.load(std::memory_order_relaxed))
     return;
   auto *cb = static_cast<const CUpti_CallbackData *>(data);
   bool enter = cb->callbackSite == CUPTI_API_ENTER;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     if (enter)
-      onRuntimeEnter(cbid, cb);
+      onRuntimeEnter(t, cbid, cb);
     else
-      onRuntimeExit(cb);
+      onRuntimeExit(t, cb);
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && enter) {
-    onDriverLaunch(cbid, cb);
+    onDriverLaunch(t, cbid, cb);
   }
 }
 
@@ -309,6 +276,18 @@ void startProbe() {
   const char *dir = std::getenv("STREAMLINT_PROBE_RAW_DIR");
   std::snprintf(gProbe->rawPath, sizeof(gProbe->rawPath), "%s/probe-%ld.raw",
                 dir && *dir ? dir : ".", static_cast<long>(getpid()));
+  if (const char *name = std::getenv("STREAMLINT_PROBE_UNWINDER");
+      name && *name && !parseUnwinder(name, gProbe->unwinder))
+    std::fprintf(stderr, "streamlint-probe: STREAMLINT_PROBE_UNWINDER=%s is "
+                 "not libunwind, libgcc or none; using libunwind\n", name);
+  Unwinder wanted = gProbe->unwinder;
+  gProbe->unwinder = initStackCapture(wanted);
+  if (gProbe->unwinder != wanted) {
+    const char *why = dlerror();
+    std::fprintf(stderr, "streamlint-probe: cannot load libunwind.so.8 (%s); "
+                 "using libgcc's slower unwinder (Debian: apt-get install "
+                 "libunwind8)\n", why ? why : "unavailable");
+  }
   gProbe->modules.snapshot();
   gProbe->cudaModules.driver = rangeOf("libcuda.so");
   gProbe->cudaModules.cupti = rangeOf("libcupti.so");
@@ -328,10 +307,12 @@ void startProbe() {
     return;
   }
   cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
-  for (CUpti_CallbackId id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  // Every <<<>>> launch also pushes and pops its configuration: bookkeeping
+  // that is never a misuse and would double the callbacks of a launch.
+  for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
+                              CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
+    cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  gProbe->subscriber = subscriber; // driver launch callbacks: enableDriverLaunches
   std::atexit(flushAtExit);
   pthread_atfork(nullptr, nullptr, onForkChild);
   installSignalHandlers();

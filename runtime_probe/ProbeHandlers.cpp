@@ -35,8 +35,11 @@ void handleCallbackThread(SiteRecord &site, const ApiCall &call) {
 
 void recordCall(SiteRecord &site, const ApiCall &call) {
   site.calls.fetch_add(1, kRelaxed);
-  site.hostNs.fetch_add(call.hostNs, kRelaxed);
-  if (call.traits & TraitStreamOrdered)
+  if (call.hostNs) // untimed calls (launches) skip the atomic
+    site.hostNs.fetch_add(call.hostNs, kRelaxed);
+  // Synchronizations count their stream too: cudaStreamSynchronize is
+  // device-wide only on the legacy default stream.
+  if (call.traits & (TraitStreamOrdered | TraitSynchronization))
     handleStreamUse(site, call);
   if (call.traits & TraitMemcpyAsync)
     handleAsyncCopy(site, call);

@@ -7,6 +7,8 @@ APT_PACKAGES=(
   clang-22 libclang-22-dev llvm-22-dev clang-tools-22   # LibTooling, clang-apply-replacements
   cmake ninja-build g++ python3                         # build and test drivers
   libgtest-dev nlohmann-json3-dev                       # tests, JSON
+  libunwind-dev                                         # runtime probe: libunwind.h, libunwind.so.8
+  pre-commit git python3-yaml                           # pre-commit hook and CI-file tests
 )
 
 missing=()
@@ -27,4 +29,24 @@ fi
 CUDA=${CUDA_PATH:-/usr/local/cuda}
 if [ ! -f "$CUDA/include/cuda_runtime.h" ]; then
   echo "install-deps: warning: no CUDA toolkit at $CUDA; the probe and real-toolkit tests will be skipped" >&2
+fi
+
+# npm tools, installed into tools/node/ (ignored by git): the SARIF validators
+# for tests/output (FACTS.md), i.e. the SARIF multitool, and ajv-cli +
+# ajv-formats for JSON-schema validation against the 2.1.0 schema shipped by
+# @microsoft/sarif-multitool-linux. Without npm those tests are skipped.
+NPM_PACKAGES=(
+  @microsoft/sarif-multitool@5.7.0
+  ajv-cli@5.0.0
+  ajv-formats@3.0.1
+)
+root=$(cd "$(dirname "$0")/.." && pwd)
+if command -v npm >/dev/null; then
+  mkdir -p "$root/tools/node"
+  [ -f "$root/tools/node/package.json" ] || echo '{"private": true}' >"$root/tools/node/package.json"
+  npm install --prefix "$root/tools/node" --no-audit --no-fund --loglevel=error "${NPM_PACKAGES[@]}"
+  # The multitool's postinstall (chmod) may be skipped by npm's script policy.
+  chmod u+x "$root/tools/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" 2>/dev/null || true
+else
+  echo "install-deps: warning: npm not found; SARIF validation tests will be skipped" >&2
 fi

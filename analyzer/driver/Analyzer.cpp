@@ -1,6 +1,7 @@
 #include "analyzer/driver/Analyzer.h"
 
 #include "analyzer/driver/TranslationUnitRunner.h"
+#include "analyzer/reach/ReachResolution.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -25,6 +26,14 @@ std::string normalizedPath(llvm::StringRef path) {
   llvm::SmallString<256> real;
   if (!llvm::sys::fs::real_path(absolute, real))
     return std::string(real);
+  return std::string(absolute);
+}
+
+/// Absolute, without "." or ".." (as findings' paths are); no symlinks resolved.
+std::string cleanPath(llvm::StringRef path) {
+  llvm::SmallString<256> absolute(path);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
   return std::string(absolute);
 }
 
@@ -54,22 +63,23 @@ std::string findCompileDatabase(const std::string &start) {
   return "";
 }
 
-AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
-                              const AnalyzerOptions &options,
-                              const CheckRegistry &registry) {
-  CheckSelection selection(options.checks);
-  std::vector<TranslationUnitOutcome> outcomes(entries.size());
+AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
+                       const CheckRegistry &registry) {
+  const std::vector<PlannedUnit> &units = plan.units;
+  std::vector<TranslationUnitOutcome> outcomes(units.size());
   unsigned jobs = options.jobs ? options.jobs
                                : std::max(1u, std::thread::hardware_concurrency());
   {
     llvm::StdThreadPool pool(llvm::hardware_concurrency(jobs));
-    for (size_t i = 0; i < entries.size(); ++i) {
+    for (size_t i = 0; i < units.size(); ++i) {
       pool.async([&, i] {
-        Toolchain toolchain = locateToolchain(&entries[i]);
+        const PlannedUnit &unit = units[i];
+        Toolchain toolchain = locateToolchain(&unit.entry);
         ClangInvocation invocation =
-            translateForClang(entries[i], toolchain, options.translate);
-        outcomes[i] = analyzeTranslationUnit(invocation, registry, selection,
-                                             options.checkOptions);
+            translateForClang(unit.entry, toolchain, options.translate);
+        outcomes[i] = analyzeTranslationUnit(invocation, registry,
+                                             CheckSelection(unit.config.checks),
+                                             unit.config.checkOptions);
       });
     }
     pool.wait();
@@ -78,12 +88,28 @@ AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
   // Outcomes are in database order whatever -j was; sorting makes the
   // output independent of the order too.
   AnalysisResult result;
-  result.translationUnits = entries.size();
-  for (TranslationUnitOutcome &outcome : outcomes) {
-    for (Finding &finding : outcome.findings)
+  result.translationUnits = units.size();
+  reach::ProgramSummary program;
+  for (size_t i = 0; i < units.size(); ++i) {
+    std::string mainFile = cleanPath(units[i].entry.file);
+    // The TU's config decides which headers it reports in (HeaderFilterRegex,
+    // ExcludePaths).
+    for (Finding &finding : outcomes[i].findings)
+      if (units[i].config.reportsIn(finding.location.file, mainFile))
+        result.findings.push_back(std::move(finding));
+    if (outcomes[i].problem)
+      result.problems.push_back(std::move(*outcomes[i].problem));
+    program.add(std::move(outcomes[i].reach));
+  }
+  // Whole-program pass: findings whose verdict depends on other functions
+  // or TUs (hot paths through calls, host-callback reach).
+  // They are filtered like the others: kept if some TU's config reports there.
+  for (Finding &finding : reach::resolveSites(std::move(program))) {
+    bool reported = std::any_of(units.begin(), units.end(), [&](const PlannedUnit &unit) {
+      return unit.config.reportsIn(finding.location.file, cleanPath(unit.entry.file));
+    });
+    if (reported)
       result.findings.push_back(std::move(finding));
-    if (outcome.problem)
-      result.problems.push_back(std::move(*outcome.problem));
   }
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
   // A header included by several TUs reports once.
@@ -93,8 +119,21 @@ AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
   return result;
 }
 
-static llvm::Expected<std::vector<CompileEntry>>
-selectEntries(const AnalyzerOptions &options) {
+AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
+                              const AnalyzerOptions &options,
+                              const CheckRegistry &registry) {
+  AnalysisPlan plan;
+  for (const CompileEntry &entry : entries) {
+    PlannedUnit unit{entry, {}};
+    unit.config.checks = options.checks;
+    unit.config.checkOptions = options.checkOptions;
+    plan.units.push_back(std::move(unit));
+  }
+  return runPlan(plan, options, registry);
+}
+
+/// The database's entries for the named files (all if none are named).
+static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options) {
   std::string buildPath = options.buildPath;
   if (buildPath.empty()) {
     buildPath = findCompileDatabase(".");
@@ -107,10 +146,19 @@ selectEntries(const AnalyzerOptions &options) {
   if (!entries)
     return entries.takeError();
 
-  if (options.files.empty())
-    return std::move(*entries);
+  AnalysisPlan plan;
+  plan.databasePath = buildPath;
+  if (llvm::sys::fs::is_directory(buildPath)) {
+    llvm::SmallString<256> path(buildPath);
+    llvm::sys::path::append(path, "compile_commands.json");
+    plan.databasePath = std::string(path);
+  }
+  if (options.files.empty()) {
+    for (CompileEntry &entry : *entries)
+      plan.units.push_back({std::move(entry), {}});
+    return plan;
+  }
 
-  std::vector<CompileEntry> selected;
   std::set<size_t> taken;
   for (const std::string &file : options.files) {
     std::string wanted = normalizedPath(file);
@@ -120,32 +168,66 @@ selectEntries(const AnalyzerOptions &options) {
         continue;
       found = true;
       if (taken.insert(i).second)
-        selected.push_back((*entries)[i]);
+        plan.units.push_back({(*entries)[i], {}});
     }
-    if (!found)
+    if (!found && options.skipFilesNotInDatabase)
+      plan.skippedFiles.push_back(file);
+    else if (!found)
       return inputError(file + ": no entry for this file in the compile "
                                "database " + buildPath);
   }
-  return selected;
+  return plan;
+}
+
+llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
+                                          const CheckRegistry &registry) {
+  auto plan = selectEntries(options);
+  if (!plan)
+    return plan.takeError();
+  if (!options.config) {
+    for (PlannedUnit &unit : plan->units) {
+      unit.config.checks = options.checks;
+      unit.config.checkOptions = options.checkOptions;
+    }
+    return plan;
+  }
+  std::vector<std::string> knownChecks;
+  for (const CheckDescriptor &check : registry.checks())
+    knownChecks.push_back(check.rule.id);
+  ConfigResolver resolver(*options.config, std::move(knownChecks));
+  std::vector<PlannedUnit> kept;
+  for (PlannedUnit &unit : plan->units) {
+    std::string mainFile = cleanPath(unit.entry.file);
+    auto config = resolver.configFor(mainFile);
+    if (!config)
+      return config.takeError();
+    unit.config = std::move(*config);
+    if (unit.config.excludes(mainFile))
+      plan->excludedFiles.push_back(unit.entry.file);
+    else
+      kept.push_back(std::move(unit));
+  }
+  plan->units = std::move(kept);
+  return plan;
 }
 
 llvm::Expected<AnalysisResult> runAnalysis(const AnalyzerOptions &options,
                                            const CheckRegistry &registry) {
-  auto entries = selectEntries(options);
-  if (!entries)
-    return entries.takeError();
-  return analyzeEntries(*entries, options, registry);
+  auto plan = planAnalysis(options, registry);
+  if (!plan)
+    return plan.takeError();
+  return runPlan(*plan, options, registry);
 }
 
 llvm::Expected<std::vector<ClangInvocation>>
 listInvocations(const AnalyzerOptions &options) {
-  auto entries = selectEntries(options);
-  if (!entries)
-    return entries.takeError();
+  auto plan = selectEntries(options);
+  if (!plan)
+    return plan.takeError();
   std::vector<ClangInvocation> invocations;
-  for (const CompileEntry &entry : *entries)
-    invocations.push_back(
-        translateForClang(entry, locateToolchain(&entry), options.translate));
+  for (const PlannedUnit &unit : plan->units)
+    invocations.push_back(translateForClang(unit.entry, locateToolchain(&unit.entry),
+                                            options.translate));
   return invocations;
 }
 

@@ -1,6 +1,7 @@
 #include "analyzer/driver/CommandLine.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace streamlint {
@@ -34,14 +35,34 @@ Output formats (--format):
   github  GitHub Actions workflow annotations
   gitlab  GitLab Code Quality report
 
+Configuration (.streamlint.yaml or .streamlint.json, see docs/configuration.md):
+  For each analyzed file the nearest config file in its directory or a parent
+  applies (parents too while it says InheritParentConfig: true):
+    Checks: '-*,device-sync'              # like --checks
+    CheckOptions: {device-sync.Name: value}
+    HeaderFilterRegex: 'src/.*'           # findings in other headers dropped
+    ExcludePaths: ['third_party/*']       # relative to the config file
+  The command line wins: --checks is appended to Checks, --check-option and
+  --header-filter replace. --dump-config prints the result.
+
 Suppressing a finding: // NOLINT, // NOLINT(check-id), // NOLINTNEXTLINE(...),
-// NOLINTBEGIN(...) ... // NOLINTEND(...).
+// NOLINTBEGIN(...) ... // NOLINTEND(...); check lists take globs and the
+optional "streamlint-" prefix (docs/suppressions.md).
+
+Adopting streamlint on existing code (docs/baseline.md):
+  streamlint -p build/ --write-baseline streamlint-baseline.json
+  streamlint -p build/ --baseline streamlint-baseline.json   # new findings only
+  --baseline also reads a previous --format=sarif report. Findings are matched
+  by fingerprint (check, file, statement text, function), not by line.
+
+In GitHub Actions, --format github also appends a table of all findings to
+$GITHUB_STEP_SUMMARY.
 
 Exit codes:
   0  no warnings (notes alone do not fail)
   1  at least one warning or error finding
   2  usage or input error (bad option, unreadable or malformed compile
-     database, a named file with no entry, unreadable trace)
+     database or config file, a named file with no entry, unreadable trace)
   3  some translation unit could not be analyzed fully (compile errors);
      the others were analyzed and reported
 )";
@@ -70,6 +91,23 @@ cl::opt<bool> showCommands("show-commands",
                            cl::desc("Print the clang command line used for each translation "
                                     "unit (after nvcc translation) and exit"),
                            cl::cat(category));
+cl::opt<std::string> configFile("config-file",
+                               cl::desc("Use this config file for every file instead of "
+                                        "searching for .streamlint.yaml/.json"),
+                               cl::value_desc("path"), cl::cat(category));
+cl::opt<bool> dumpConfigOption("dump-config",
+                               cl::desc("Print the effective configuration (for the first named "
+                                        "file, else the current directory) as YAML and exit"),
+                               cl::cat(category));
+cl::opt<std::string> headerFilter("header-filter",
+                                  cl::desc("Report findings in headers whose path matches this "
+                                           "regex (overrides HeaderFilterRegex)"),
+                                  cl::value_desc("regex"), cl::cat(category));
+cl::opt<bool> skipFilesNotInDatabase(
+    "skip-files-not-in-database",
+    cl::desc("Named files without a compile database entry (headers, new files) are "
+             "skipped with one line on stderr instead of being an error"),
+    cl::cat(category));
 cl::list<std::string> checkOptions("check-option",
                                    cl::desc("Set a check option: <check-id>.<Name>=<value>"),
                                    cl::value_desc("id.Name=value"), cl::cat(category));
@@ -87,10 +125,22 @@ cl::list<std::string> extraArgsBefore("extra-arg-before",
                                       cl::cat(category));
 cl::opt<std::string> trace("trace", cl::desc("Merge a runtime trace written by streamlint-probe"),
                            cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> baseline("baseline",
+                              cl::desc("Report only findings not in this earlier "
+                                       "--format=json/sarif report or --write-baseline file"),
+                              cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> writeBaseline("write-baseline",
+                                   cl::desc("Write all current findings (JSON) for a later "
+                                            "--baseline"),
+                                   cl::value_desc("file"), cl::cat(category));
 cl::opt<cl::boolOrDefault> useColor("use-color",
                                    cl::desc("Colors in text output (default: only on a terminal); "
                                             "--use-color=false turns them off"),
                                    cl::cat(category));
+cl::opt<bool> strict("strict",
+                     cl::desc("Also report what cannot be decided (e.g. an async copy whose "
+                              "host memory is of unknown origin) as notes"),
+                     cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary line on stderr"),
                     cl::cat(category));
 
@@ -126,6 +176,23 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                         "': expected <check-id>.<Name>=<value>");
     result.analyzer.checkOptions.set(key.str(), value.str());
   }
+  // --strict is shorthand for the checks' own Strict options; an explicit
+  // --check-option still wins.
+  if (strict && result.analyzer.checkOptions.get("pageable-memcpy-async", "Strict", "").empty())
+    result.analyzer.checkOptions.set("pageable-memcpy-async.Strict", "true");
+  ConfigOverrides config;
+  config.configFile = configFile;
+  if (checks.getNumOccurrences())
+    config.checks = checks;
+  config.checkOptions = result.analyzer.checkOptions.all();
+  if (headerFilter.getNumOccurrences()) {
+    std::string problem;
+    if (!llvm::Regex(headerFilter).isValid(problem))
+      return usageError("--header-filter '" + headerFilter + "': " + problem);
+    config.headerFilterRegex = headerFilter;
+  }
+  result.analyzer.config = std::move(config);
+  result.analyzer.skipFilesNotInDatabase = skipFilesNotInDatabase;
   auto parsedFormat = parseOutputFormat(format);
   if (!parsedFormat)
     return usageError("--format '" + format +
@@ -133,11 +200,14 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.format = *parsedFormat;
   result.outputPath = output;
   result.tracePath = trace;
+  result.baselinePath = baseline;
+  result.writeBaselinePath = writeBaseline;
   result.color = useColor == cl::BOU_TRUE    ? ColorMode::Always
                  : useColor == cl::BOU_FALSE ? ColorMode::Never
                                              : ColorMode::Auto;
   result.listChecks = listChecks;
   result.showCommands = showCommands;
+  result.dumpConfig = dumpConfigOption;
   if (fix && fixDryRun)
     return usageError("--fix and --fix-dry-run exclude each other");
   result.fix = fix;

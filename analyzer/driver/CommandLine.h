@@ -18,9 +18,12 @@ struct CommandLineOptions {
   OutputFormat format = OutputFormat::Text;
   std::string outputPath;   // "" = stdout
   std::string tracePath;    // --trace
+  std::string baselinePath;      // --baseline: report only new findings
+  std::string writeBaselinePath; // --write-baseline
   ColorMode color = ColorMode::Auto;
   bool listChecks = false;
   bool showCommands = false;  // print the clang command per TU and exit
+  bool dumpConfig = false;    // print the effective config and exit
   bool fix = false;           // --fix: apply the applicable fixes
   bool fixDryRun = false;     // --fix-dry-run: print them as a unified diff
   std::string exportFixesPath; // --export-fixes: clang-apply-replacements YAML

@@ -1,5 +1,7 @@
 #include "analyzer/driver/TranslationUnitRunner.h"
 
+#include "analyzer/reach/TranslationUnitReach.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
@@ -58,6 +60,7 @@ public:
     info.isCuda = invocation_.isCuda;
     info.perThreadDefaultStream = invocation_.perThreadDefaultStream;
     TranslationUnitContext context(ast, info, options_);
+    reach::TranslationUnitReach reach(context);
     clang::ast_matchers::MatchFinder finder;
     std::vector<std::unique_ptr<Check>> checks;
     for (const CheckDescriptor &descriptor : registry_.checks()) {
@@ -66,7 +69,11 @@ public:
       checks.push_back(descriptor.create(context));
       checks.back()->registerMatchers(finder);
     }
+    // One walk for the call graph, only if an enabled check asked for it.
+    if (reach.requested())
+      reach.build();
     finder.matchAST(ast);
+    outcome_.reach = reach.takeSummary();
     outcome_.findings = context.takeFindings();
     outcome_.checksRan = true;
   }

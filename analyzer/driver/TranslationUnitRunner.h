@@ -4,6 +4,7 @@
 #include "analyzer/Finding.h"
 #include "analyzer/analysis/CheckOptions.h"
 #include "analyzer/compiledb/CompileDatabase.h"
+#include "analyzer/reach/ReachSummary.h"
 #include "checks/CheckRegistry.h"
 
 #include <optional>
@@ -16,6 +17,8 @@ struct TranslationUnitOutcome {
   std::vector<Finding> findings;
   std::optional<TranslationUnitProblem> problem;
   bool checksRan = false;  // clang built an AST (maybe with recovery)
+  /// This TU's call graph and deferred sites for the whole-program pass.
+  reach::TranslationUnitSummary reach;
 };
 
 /// Parses `invocation` and runs every check `selection` enables. Never

@@ -1,9 +1,13 @@
 // streamlint: parse options, analyze, merge a trace, write the report.
 #include "analyzer/driver/Analyzer.h"
 #include "analyzer/driver/CommandLine.h"
+#include "analyzer/driver/ConfigCommands.h"
 #include "analyzer/driver/ExitCode.h"
+#include "analyzer/baseline/Baseline.h"
 #include "analyzer/fix/FixApplier.h"
 #include "analyzer/output/Output.h"
+#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/suppress/Suppressions.h"
 #include "analyzer/trace/TraceMerge.h"
 #include "checks/CheckRegistry.h"
 
@@ -93,40 +97,59 @@ int main(int argc, const char **argv) {
   }
   if (options->showCommands)
     return showCommands(options->analyzer);
+  if (options->dumpConfig) {
+    if (llvm::Error error = dumpEffectiveConfig(options->analyzer, registry, llvm::outs()))
+      return fail(llvm::toString(std::move(error)), ExitUsageError);
+    return ExitClean;
+  }
   CheckSelection selection(options->analyzer.checks);
   for (const std::string &glob : selection.unmatched(registry))
     llvm::errs() << "streamlint: warning: --checks: '" << glob
                  << "' matches no check (see --list-checks)\n";
 
-  auto result = runAnalysis(options->analyzer, registry);
-  if (!result)
-    return fail(llvm::toString(result.takeError()), ExitUsageError);
+  auto plan = planAnalysis(options->analyzer, registry);
+  if (!plan)
+    return fail(llvm::toString(plan.takeError()), ExitUsageError);
+  if (std::string note = skippedFilesNote(*plan); !note.empty())
+    llvm::errs() << note << "\n";
+  AnalysisResult result = runPlan(*plan, options->analyzer, registry);
   if (!options->tracePath.empty())
-    if (llvm::Error error = mergeTraceFile(options->tracePath, *result))
+    if (llvm::Error error = mergeTraceFile(options->tracePath, result))
       return fail(llvm::toString(std::move(error)), ExitUsageError);
+
+  SourceTextCache sources; // each source file read once for all of the below
+  removeSuppressedFindings(result.findings, sources);
 
   OutputOptions output;
   output.rules = registry.rules();
+  output.rules.push_back(nolintRuleInfo());
   output.toolVersion = STREAMLINT_VERSION;
   llvm::SmallString<256> cwd;
   llvm::sys::fs::current_path(cwd);
   output.baseDirectory = std::string(cwd);
+  if (options->format == OutputFormat::Github)
+    output.githubStepSummaryPath =
+        llvm::sys::Process::GetEnv("GITHUB_STEP_SUMMARY").value_or("");
+  if (llvm::Error error =
+          applyBaselineOptions(options->baselinePath, options->writeBaselinePath,
+                               result, output, sources))
+    return fail(llvm::toString(std::move(error)), ExitUsageError);
   if (options->outputPath.empty()) {
     output.color = options->color == ColorMode::Always ||
                    (options->color == ColorMode::Auto &&
                     llvm::sys::Process::StandardOutIsDisplayed());
-    writeFindings(options->format, *result, output, llvm::outs());
+    writeFindings(options->format, result, output, sources, llvm::outs());
   } else {
     std::error_code error;
     llvm::raw_fd_ostream file(options->outputPath, error);
     if (error)
       return fail(options->outputPath + ": " + error.message(), ExitUsageError);
     output.color = options->color == ColorMode::Always;
-    writeFindings(options->format, *result, output, file);
+    writeFindings(options->format, result, output, sources, file);
   }
-  if (int code = runFixes(*options, *result, output.baseDirectory))
+  if (int code = runFixes(*options, result, output.baseDirectory))
     return code;
   if (!options->quiet)
-    printSummary(*result);
-  return exitCodeFor(*result);
+    printSummary(result);
+  return exitCodeFor(result);
 }

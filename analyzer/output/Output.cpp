@@ -1,6 +1,10 @@
-// Minimal first version: clang-style text lines only.
-// The full writers (source line and caret, json, sarif, ...) land with the outputs work.
 #include "analyzer/output/Output.h"
+
+#include "analyzer/baseline/Fingerprint.h"
+#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/output/Writers.h"
+
+#include <algorithm>
 
 namespace streamlint {
 
@@ -18,12 +22,35 @@ std::optional<OutputFormat> parseOutputFormat(const std::string &name) {
   return std::nullopt;
 }
 
-void writeFindings(OutputFormat, const AnalysisResult &result,
-                   const OutputOptions &, llvm::raw_ostream &out) {
-  for (const Finding &f : result.findings)
-    out << f.location.file << ":" << f.location.line << ":" << f.location.column
-        << ": " << severityName(f.severity) << ": " << f.message << " ["
-        << f.checkId << "]\n";
+void writeFindings(OutputFormat format, const AnalysisResult &result,
+                   const OutputOptions &options, llvm::raw_ostream &out) {
+  SourceTextCache sources;
+  writeFindings(format, result, options, sources, out);
+}
+
+void writeFindings(OutputFormat format, const AnalysisResult &result,
+                   const OutputOptions &options, SourceTextCache &sources,
+                   llvm::raw_ostream &out) {
+  const AnalysisResult *input = &result;
+  AnalysisResult filled;
+  if (std::any_of(result.findings.begin(), result.findings.end(),
+                  [](const Finding &f) { return f.fingerprint.empty(); })) {
+    filled = result;
+    assignFingerprints(filled.findings, options.baseDirectory, sources);
+    input = &filled;
+  }
+  switch (format) {
+  case OutputFormat::Text:
+    return writeText(*input, options, sources, out);
+  case OutputFormat::Json:
+    return writeJson(*input, options, sources, out);
+  case OutputFormat::Sarif:
+    return writeSarif(*input, options, sources, out);
+  case OutputFormat::Github:
+    return writeGithub(*input, options, sources, out);
+  case OutputFormat::Gitlab:
+    return writeGitlab(*input, options, sources, out);
+  }
 }
 
 } // namespace streamlint

@@ -46,6 +46,10 @@ void add(DynamicEvidence &e, const TraceObservation &o) {
     e.detail += (e.detail.empty() ? "" : "; ") + o.detail;
 }
 
+std::string ranTimes(std::uint64_t calls) {
+  return calls == 1 ? "ran once" : llvm::formatv("ran {0} times", calls).str();
+}
+
 std::string formatBytes(std::uint64_t bytes) {
   if (bytes >= (1ull << 20))
     return llvm::formatv("{0:F1} MiB", bytes / double(1ull << 20)).str();
@@ -69,10 +73,10 @@ std::string describeEvidence(const std::string &check,
                          "moved, {3:F1} us host time",
                          e.misuses, e.calls, formatBytes(e.bytes), e.hostTimeUs);
   else if (check == "alloc-in-loop")
-    what = llvm::formatv("ran {0} times, {1:F1} us host time", e.calls,
+    what = llvm::formatv("{0}, {1:F1} us host time", ranTimes(e.calls),
                          e.hostTimeUs);
   else if (check == "device-sync")
-    what = llvm::formatv("ran {0} times, blocked the host {1:F1} us", e.calls,
+    what = llvm::formatv("{0}, blocked the host {1:F1} us", ranTimes(e.calls),
                          e.hostTimeUs);
   else if (check == "api-in-host-callback")
     what = llvm::formatv("{0} of {1} calls made on the driver's host-callback "

@@ -45,8 +45,13 @@ std::vector<TraceObservation> observationsFor(const RawSite &site,
     out.push_back(o);
   }
   if (site.traits & TraitSynchronization) {
+    // cudaDeviceSynchronize always waits for the whole device; a stream's
+    // synchronization only when the stream is the legacy default stream
+    // (cudaStreamSynchronize(0)); cudaEventSynchronize never.
     TraceObservation o = base(site, where, "device-sync");
-    o.misuses = site.calls;
+    o.misuses = (site.traits & TraitDeviceWide) ? site.calls : site.legacyStream;
+    if (!(site.traits & TraitDeviceWide) && site.legacyStream)
+      o.detail = "on the legacy default stream";
     out.push_back(o);
   }
   TraceObservation cb = base(site, where, "api-in-host-callback");

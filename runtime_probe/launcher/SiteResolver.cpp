@@ -140,8 +140,9 @@ std::optional<SourceSite> SiteResolver::resolve(const RawTrace &trace,
         module = &m;
     if (!module || isCudaModule(module->path))
       continue;
-    // Return addresses point after the call: look up the call itself.
-    std::uintptr_t address = pc - module->bias - (i == 0 ? 0 : 1);
+    // Every frame is a return address (captureStack starts at its caller's),
+    // pointing after the call: look up the call itself.
+    std::uintptr_t address = pc - module->bias - 1;
     const auto &resolved = framesAt(*module, address);
     frames.insert(frames.end(), resolved.begin(), resolved.end());
   }

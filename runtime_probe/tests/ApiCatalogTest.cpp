@@ -23,8 +23,9 @@ TEST(ApiCatalog, ClassifiesEachMisuseFamily) {
       {"cudaMemsetAsync_v3020", TraitStreamOrdered, TraitMemcpyAsync},
       {"cudaHostAlloc_v3020", TraitAllocation, TraitStreamOrdered},
       {"cudaFree_v3020", TraitAllocation, 0},
-      {"cudaDeviceSynchronize_v3020", TraitSynchronization, TraitAllocation},
-      {"cudaStreamSynchronize_ptsz_v7000", TraitSynchronization | TraitPerThread, 0},
+      {"cudaDeviceSynchronize_v3020", TraitSynchronization | TraitDeviceWide, TraitAllocation},
+      {"cudaStreamSynchronize_ptsz_v7000", TraitSynchronization | TraitPerThread, TraitDeviceWide},
+      {"cudaEventSynchronize_v3020", TraitSynchronization, TraitDeviceWide | TraitStreamOrdered},
       {"cudaGetLastError_v3020", TraitKnown, TraitStreamOrdered | TraitAllocation |
                                                  TraitSynchronization},
   };

@@ -51,7 +51,31 @@ TEST(EvidenceBuilder, AsyncCopyFeedsTwoChecks) {
 TEST(EvidenceBuilder, AllocationIsAMisuseOnlyWhenRepeated) {
   EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 1), kWhere), "alloc-in-loop")->misuses, 0u);
   EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 7), kWhere), "alloc-in-loop")->misuses, 7u);
-  EXPECT_EQ(find(observationsFor(site("cudaDeviceSynchronize_v3020", 2), kWhere), "device-sync")->misuses, 2u);
+}
+
+// Only device-wide waits are device-sync misuses: cudaStreamSynchronize on a
+// stream of its own is the fix the check recommends.
+TEST(EvidenceBuilder, DeviceSyncCountsOnlyDeviceWideWaits) {
+  struct Case {
+    const char *api;
+    std::uint64_t calls, legacy, wantMisuses;
+  } cases[] = {{"cudaDeviceSynchronize_v3020", 2, 0, 2},
+               {"cudaThreadSynchronize_v3020", 3, 0, 3},
+               {"cudaStreamSynchronize_v3020", 5, 0, 0},
+               {"cudaStreamSynchronize_v3020", 5, 2, 2},
+               {"cudaStreamSynchronize_ptsz_v7000", 4, 1, 1},
+               {"cudaEventSynchronize_v3020", 6, 0, 0}};
+  for (const Case &c : cases) {
+    RawSite s = site(c.api, c.calls);
+    s.streamCalls = c.legacy ? c.calls : 0;
+    s.legacyStream = c.legacy;
+    auto obs = observationsFor(s, kWhere);
+    const auto *sync = find(obs, "device-sync");
+    ASSERT_TRUE(sync) << c.api;
+    EXPECT_EQ(sync->calls, c.calls) << c.api;
+    EXPECT_EQ(sync->misuses, c.wantMisuses) << c.api << " legacy " << c.legacy;
+    EXPECT_FALSE(find(obs, "default-stream")) << c.api; // a wait, not work
+  }
 }
 
 TEST(EvidenceBuilder, SumsCallPathsThatReachOneLine) {

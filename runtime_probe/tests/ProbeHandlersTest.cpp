@@ -55,6 +55,21 @@ TEST(ProbeHandlers, AllocationAndSyncOnlyCountCallsAndTime) {
   EXPECT_EQ(site.bytes.load(), 0u);
 }
 
+// cudaStreamSynchronize(0) waits for the legacy stream: its stream is counted
+// so that the evidence can tell it from a wait on the program's own stream.
+TEST(ProbeHandlers, StreamSynchronizeCountsItsStream) {
+  SiteRecord site;
+  ApiCall legacy = call("cudaStreamSynchronize_v3020");
+  legacy.stream = StreamKind::Legacy;
+  ApiCall own = legacy;
+  own.stream = StreamKind::Other;
+  recordCall(site, legacy);
+  recordCall(site, own);
+  EXPECT_EQ(site.calls.load(), 2u);
+  EXPECT_EQ(site.streamCalls.load(), 2u);
+  EXPECT_EQ(site.legacyStream.load(), 1u);
+}
+
 TEST(ProbeHandlers, CallbackThreadCallsKeepTheLastError) {
   SiteRecord site;
   ApiCall c = call("cudaFree_v3020");

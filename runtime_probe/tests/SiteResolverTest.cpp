@@ -37,10 +37,13 @@ TEST(SiteResolver, NoUserFrameMeansNoSite) {
 }
 
 // Real DWARF: the fixture (built with -g) records its stack inside
-// cudaPretendApi; the resolver must name the CALL-SITE line in userCode.
-TEST(SiteResolver, SymbolizesARealBinary) {
-  std::string raw = ::testing::TempDir() + "/fixture.raw";
-  ASSERT_EQ(std::system((std::string(FIXTURE_BINARY) + " " + raw).c_str()), 0);
+// cudaPretendApi with each unwinder; the resolver must name the CALL-SITE
+// line in userCode.
+class SymbolizeFixture : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(SymbolizeFixture, SymbolizesARealBinary) {
+  std::string raw = ::testing::TempDir() + "/fixture-" + GetParam() + ".raw";
+  ASSERT_EQ(std::system((std::string(FIXTURE_BINARY) + " " + raw + " " + GetParam()).c_str()), 0);
   std::ifstream in(raw);
   RawTrace trace;
   std::string error;
@@ -61,3 +64,6 @@ TEST(SiteResolver, SymbolizesARealBinary) {
   EXPECT_EQ(site->line, want);
   EXPECT_EQ(site->function, "userCode()");
 }
+
+INSTANTIATE_TEST_SUITE_P(Unwinders, SymbolizeFixture,
+                         ::testing::Values("libunwind", "libgcc"));

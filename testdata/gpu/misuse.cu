@@ -45,20 +45,22 @@ int main(int argc, char **argv) {
   cudaMemcpyAsync(pinned, d, bytes, cudaMemcpyDeviceToHost); // PROBE: default-stream=confirmed
   float *opaque = opaqueHostBuffer(bytes);
   cudaMemcpyAsync(opaque, d, bytes, cudaMemcpyDeviceToHost, s); // PROBE: pageable-memcpy-async=runtime-only
-  cudaStreamSynchronize(s);
+  cudaStreamSynchronize(s); // PROBE: device-sync=none (its own stream: the fix, not the misuse)
 
   for (int it = 0; it < 10; ++it) {
     float *tmp = nullptr;
     cudaMalloc(&tmp, bytes); // PROBE: alloc-in-loop=confirmed
     scale<<<n / 256, 256, 0, s>>>(tmp, n, 1.0f);
     cudaDeviceSynchronize(); // PROBE: device-sync=confirmed
+    if (argc > 5) // never true in the tests
+      cudaDeviceSynchronize(); // PROBE: device-sync=not-reached
     cudaFree(tmp); // PROBE: alloc-in-loop=confirmed
   }
 
   float *victim = nullptr;
   cudaMalloc(&victim, 256);
   cudaLaunchHostFunc(s, freeInCallback, victim);
-  cudaStreamSynchronize(s);
+  cudaStreamSynchronize(s); // PROBE: device-sync=none
 
   double sum = 0;
   for (int i = 0; i < n; ++i)

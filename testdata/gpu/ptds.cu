@@ -14,7 +14,7 @@ int main() {
   inc<<<1, 32, 0, cudaStreamLegacy>>>(d); // PROBE: default-stream=confirmed
   int h = 0;
   cudaMemcpyAsync(&h, d, sizeof(int), cudaMemcpyDeviceToHost, cudaStreamPerThread); // PROBE: default-stream=refuted
-  cudaStreamSynchronize(cudaStreamPerThread);
+  cudaStreamSynchronize(cudaStreamPerThread); // PROBE: device-sync=none
   std::printf("count %d\n", h);
   cudaFree(d);
   return 0;

@@ -157,6 +157,13 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                 unsigned int flags = 0);
 
+// ---- device runtime (dynamic parallelism, -fgpu-rdc) ----
+__device__ void *cudaGetParameterBuffer(size_t alignment, size_t size);
+__device__ cudaError_t cudaLaunchDevice(void *func, void *parameterBuffer,
+                                        dim3 gridDimension, dim3 blockDimension,
+                                        unsigned int sharedMemSize,
+                                        cudaStream_t stream);
+
 // ---- graphs ----
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
@@ -264,6 +271,13 @@ static inline cudaError_t cudaLaunchKernel(T *func, dim3 gridDim,
   return cudaLaunchKernel((const void *)func, gridDim, blockDim, args,
                           sharedMem, stream);
 }
+template <typename... ExpTypes, typename... ActTypes>
+static inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config,
+                                             void (*kernel)(ExpTypes...),
+                                             ActTypes &&...args) {
+  void *pArgs[] = {(void *)&args..., nullptr};
+  return cudaLaunchKernelExC(config, (const void *)kernel, pArgs);
+}
 template <class T>
 static inline cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return cudaMalloc((void **)devPtr, size);
@@ -305,4 +319,9 @@ static inline cudaError_t cudaMemcpyToSymbolAsync(
     cudaStream_t stream = 0) {
   return cudaMemcpyToSymbolAsync((const void *)&symbol, src, count, offset,
                                  kind, stream);
+}
+static inline struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p,
+                                                       size_t xsz, size_t ysz) {
+  struct cudaPitchedPtr s = {d, p, xsz, ysz};
+  return s;
 }

@@ -126,3 +126,21 @@ TEST(TraceMerge, FileErrorsNameTheFile) {
   ASSERT_TRUE(bool(e2));
   EXPECT_NE(llvm::toString(std::move(e2)).find("bad.trace"), std::string::npos);
 }
+
+TEST(TraceMerge, DescribesRunCountsInPlainEnglish) {
+  struct Case {
+    const char *check;
+    std::uint64_t calls;
+    const char *want;
+  } cases[] = {{"device-sync", 1, "confirmed: ran once, blocked the host 12.5 us"},
+               {"device-sync", 4, "confirmed: ran 4 times, blocked the host 12.5 us"},
+               {"alloc-in-loop", 2, "confirmed: ran 2 times, 12.5 us host time"}};
+  for (const Case &c : cases) {
+    DynamicEvidence e;
+    e.status = DynamicStatus::Confirmed;
+    e.calls = c.calls;
+    e.misuses = c.calls;
+    e.hostTimeUs = 12.5;
+    EXPECT_EQ(describeEvidence(c.check, e), c.want);
+  }
+}

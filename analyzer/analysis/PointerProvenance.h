@@ -1,0 +1,84 @@
+#pragma once
+// Where the memory behind a host pointer comes from: pageable (malloc, new,
+// std::vector, stack, globals), pinned (cudaMallocHost, cudaHostAlloc,
+// managed, cudaHostRegister), device, or unknown. Shared by every check that
+// cares whether a copy can overlap (pageable-memcpy-async, the probe merge).
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// What kind of memory a pointer refers to, as far as the TU shows.
+enum class MemoryKind {
+  Null,     // a null pointer constant: contributes nothing when merging
+  Pageable, // ordinary host memory: the runtime stages async copies
+  Pinned,   // page-locked or managed: async copies overlap
+  Device,   // device memory or a __device__/__constant__ symbol
+  Unknown,  // several sources disagree, or the source is not visible
+};
+
+/// The answer for one pointer: its kind and the allocation or declaration
+/// that decides it.
+struct Provenance {
+  MemoryKind kind = MemoryKind::Unknown;
+  /// How the user would name the source: "malloc", "a stack array 'buf'",
+  /// "std::vector 'v' storage", "cudaMallocHost". Empty when unknown.
+  std::string origin;
+  /// The allocation call, new-expression or declaration behind the memory.
+  clang::SourceLocation location;
+  /// Identity of the memory (an allocation Expr or a VarDecl/FieldDecl):
+  /// two pointers with the same site point into the same buffer.
+  const void *site = nullptr;
+  /// The local pointer variable the allocation was stored in, when the
+  /// pointer is read from one (fix-its rewrite its allocation).
+  const clang::VarDecl *holder = nullptr;
+  /// The allocation expression (malloc call or new[]), when there is one.
+  const clang::Expr *allocation = nullptr;
+};
+
+/// Answers provenance questions about pointers in one TU. Conservative: a
+/// variable assigned from sources of different kinds is Unknown; parameters
+/// are followed only into functions whose every caller is in the TU.
+class ProvenanceIndex;
+
+class PointerProvenance {
+public:
+  explicit PointerProvenance(clang::ASTContext &ast);
+  ~PointerProvenance();
+
+  /// The memory `pointer` refers to when evaluated at `use` (the statement
+  /// that reads it: orders assignments and cudaHostRegister calls).
+  Provenance of(const clang::Expr *pointer, const clang::Stmt *use,
+                const clang::FunctionDecl *function);
+
+  /// The cudaHostRegister calls in the TU.
+  const std::vector<const clang::CallExpr *> &registrations();
+
+private:
+  struct Walk; // one query: the copy, the recursion guard and depth
+  Provenance evaluate(const clang::Expr *e, const clang::Stmt *use, Walk &walk);
+  Provenance storageOf(const clang::Expr *lvalue, const clang::Stmt *use, Walk &walk);
+  Provenance containerStorage(const clang::Expr *object, const clang::Stmt *use,
+                              Walk &walk);
+  Provenance call(const clang::CallExpr *call, const clang::Stmt *use, Walk &walk);
+  Provenance variable(const clang::VarDecl *var, const clang::Stmt *use, Walk &walk);
+  Provenance declaration(const clang::ValueDecl *decl, const clang::Stmt *use,
+                         Walk &walk);
+  Provenance parameter(const clang::ParmVarDecl *parm, Walk &walk);
+  Provenance applyRegistration(Provenance result, Walk &walk);
+
+  clang::ASTContext &ast_;
+  std::unique_ptr<ProvenanceIndex> index_;
+};
+
+/// Combines two answers for the same pointer on different paths.
+Provenance mergeProvenance(const Provenance &a, const Provenance &b);
+
+} // namespace streamlint

@@ -1,0 +1,330 @@
+#include "analyzer/analysis/ProvenanceIndex.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace streamlint {
+namespace {
+
+/// Allocators that return memory through their first argument.
+struct OutParameterAllocator {
+  const char *name;
+  MemoryKind kind;
+};
+constexpr OutParameterAllocator OutParameterAllocators[] = {
+    {"cudaHostAlloc", MemoryKind::Pinned},     {"cudaMallocHost", MemoryKind::Pinned},
+    {"cudaMallocManaged", MemoryKind::Pinned}, {"cuMemAllocHost", MemoryKind::Pinned},
+    {"cuMemAllocHost_v2", MemoryKind::Pinned}, {"cuMemHostAlloc", MemoryKind::Pinned},
+    {"cudaMalloc", MemoryKind::Device},        {"cudaMallocPitch", MemoryKind::Device},
+    {"cudaMallocAsync", MemoryKind::Device},   {"cudaMallocFromPoolAsync", MemoryKind::Device},
+    {"cudaMallocAsync_ptsz", MemoryKind::Device},
+    {"cudaHostGetDevicePointer", MemoryKind::Device},
+    {"posix_memalign", MemoryKind::Pageable},
+};
+
+const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt) {
+  clang::DynTypedNodeList parents = ast.getParents(*stmt);
+  return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+}
+
+bool isTracked(const clang::ValueDecl *decl) {
+  return (llvm::isa<clang::VarDecl>(decl) || llvm::isa<clang::FieldDecl>(decl)) &&
+         decl->getType()->isPointerType();
+}
+
+} // namespace
+
+/// Fills a ProvenanceIndex in one RecursiveASTVisitor pass.
+class ProvenanceIndexBuilder : public clang::RecursiveASTVisitor<ProvenanceIndexBuilder> {
+public:
+  explicit ProvenanceIndexBuilder(ProvenanceIndex &index) : index_(index) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitCallExpr(clang::CallExpr *call) {
+    calleeRefs_.insert(call->getCallee()->IgnoreParenImpCasts());
+    const clang::FunctionDecl *callee = call->getDirectCallee();
+    if (!callee)
+      return true;
+    index_.callers_[callee->getCanonicalDecl()].push_back(call);
+    if (callee->getIdentifier()) {
+      llvm::StringRef name = callee->getName();
+      if (name == "cudaHostRegister" || name.starts_with("cuMemHostRegister"))
+        index_.registrations_.push_back(call);
+    }
+    return true;
+  }
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
+    if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl())) {
+      if (!calleeRefs_.count(ref))
+        index_.addressTaken_.insert(function->getCanonicalDecl());
+      return true;
+    }
+    if (isTracked(ref->getDecl()))
+      classify(ref, ref->getDecl(), ref->refersToEnclosingVariableOrCapture());
+    return true;
+  }
+
+  bool VisitMemberExpr(clang::MemberExpr *member) {
+    if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl()))
+      if (!calleeRefs_.count(member))
+        index_.addressTaken_.insert(method->getCanonicalDecl());
+    if (isTracked(member->getMemberDecl()))
+      classify(member, member->getMemberDecl(), false);
+    return true;
+  }
+
+  bool TraverseConstructorInitializer(clang::CXXCtorInitializer *init) {
+    if (clang::FieldDecl *field = init->getMember())
+      if (isTracked(field) && init->getInit())
+        add(field, {init->getInit(), init->getInit(), MemoryKind::Unknown, ""});
+    return RecursiveASTVisitor::TraverseConstructorInitializer(init);
+  }
+
+  bool VisitInitListExpr(clang::InitListExpr *list) {
+    const auto *record = list->getType()->getAsRecordDecl();
+    if (!record || !list->isSemanticForm() || list->getType()->isDependentType())
+      return true;
+    if (const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(record))
+      if (cxx->hasDefinition() && cxx->getNumBases() != 0) {
+        for (const clang::FieldDecl *field : record->fields())
+          if (isTracked(field))
+            index_.definitions_[field].escapes = true;
+        return true;
+      }
+    unsigned i = 0;
+    for (const clang::FieldDecl *field : record->fields()) {
+      if (i >= list->getNumInits())
+        break;
+      const clang::Expr *value = list->getInit(i++);
+      if (isTracked(field) && !llvm::isa<clang::ImplicitValueInitExpr>(value))
+        add(field, {value, value, MemoryKind::Unknown, ""});
+    }
+    return true;
+  }
+
+private:
+  void add(const clang::ValueDecl *decl, ProvenanceIndex::Definition def) {
+    index_.definitions_[decl].list.push_back(std::move(def));
+  }
+
+  /// How a reference to a tracked pointer uses it: a read, a write we can
+  /// follow, or an escape that makes its provenance unknown.
+  void classify(const clang::Expr *ref, const clang::ValueDecl *decl, bool captured) {
+    const clang::Expr *node = ref;
+    const clang::Stmt *parent = parentOf(index_.ast_, node);
+    while (parent && llvm::isa<clang::ParenExpr>(parent)) {
+      node = llvm::cast<clang::Expr>(parent);
+      parent = parentOf(index_.ast_, parent);
+    }
+    if (!parent) {
+      // The initializer of a declaration: a reference bound to the pointer
+      // can write it behind our back.
+      clang::DynTypedNodeList parents = index_.ast_.getParents(*node);
+      const auto *var = parents.empty() ? nullptr : parents[0].get<clang::VarDecl>();
+      if (var && var->getType()->isReferenceType())
+        index_.definitions_[decl].escapes = true;
+      return;
+    }
+    if (const auto *cast = llvm::dyn_cast<clang::ImplicitCastExpr>(parent)) {
+      if (cast->getCastKind() != clang::CK_LValueToRValue)
+        index_.definitions_[decl].escapes = true;
+      return;
+    }
+    if (const auto *binary = llvm::dyn_cast<clang::BinaryOperator>(parent)) {
+      if (binary->getOpcode() == clang::BO_Assign && binary->getLHS() == node) {
+        if (captured)
+          index_.definitions_[decl].escapes = true;
+        else
+          add(decl, {binary, binary->getRHS(), MemoryKind::Unknown, ""});
+      }
+      return; // p += n keeps the buffer; comma and comparisons read
+    }
+    if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(parent)) {
+      if (unary->getOpcode() == clang::UO_AddrOf)
+        outParameter(unary, decl, captured);
+      return; // ++p, --p keep the buffer
+    }
+    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent) ||
+        llvm::isa<clang::MemberExpr>(parent))
+      return;
+    index_.definitions_[decl].escapes = true;
+  }
+
+  void outParameter(const clang::UnaryOperator *addressOf,
+                    const clang::ValueDecl *decl, bool captured) {
+    const clang::Stmt *node = addressOf;
+    const clang::Stmt *parent = parentOf(index_.ast_, node);
+    while (parent && (llvm::isa<clang::CastExpr>(parent) || llvm::isa<clang::ParenExpr>(parent))) {
+      node = parent;
+      parent = parentOf(index_.ast_, parent);
+    }
+    const auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(parent);
+    const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+    if (!captured && callee && callee->getIdentifier() && call->getNumArgs() > 0 &&
+        call->getArg(0) == node) {
+      for (const OutParameterAllocator &allocator : OutParameterAllocators)
+        if (callee->getName() == allocator.name) {
+          add(decl, {call, nullptr, allocator.kind, allocator.name});
+          return;
+        }
+    }
+    index_.definitions_[decl].escapes = true;
+  }
+
+  ProvenanceIndex &index_;
+  llvm::SmallPtrSet<const clang::Expr *, 32> calleeRefs_;
+};
+
+void ProvenanceIndex::build() {
+  if (built_)
+    return;
+  built_ = true;
+  ProvenanceIndexBuilder builder(*this);
+  builder.TraverseDecl(ast_.getTranslationUnitDecl());
+}
+
+const ProvenanceIndex::Definitions *
+ProvenanceIndex::definitions(const clang::ValueDecl *decl) {
+  build();
+  auto found = definitions_.find(decl);
+  return found == definitions_.end() ? nullptr : &found->second;
+}
+
+bool ProvenanceIndex::closedInTranslationUnit(const clang::ValueDecl *decl) const {
+  if (const auto *var = llvm::dyn_cast<clang::VarDecl>(decl))
+    return var->isStaticLocal() || (var->hasGlobalStorage() && !var->isExternallyVisible());
+  if (const auto *field = llvm::dyn_cast<clang::FieldDecl>(decl))
+    return ast_.getSourceManager().isInMainFile(
+        ast_.getSourceManager().getExpansionLoc(field->getParent()->getLocation()));
+  return false;
+}
+
+const clang::FunctionDecl *ProvenanceIndex::functionOf(const clang::Stmt *stmt) const {
+  clang::DynTypedNodeList parents = ast_.getParents(*stmt);
+  while (!parents.empty()) {
+    const clang::DynTypedNode &parent = parents[0];
+    if (const auto *function = parent.get<clang::FunctionDecl>())
+      return function;
+    if (const auto *lambda = parent.get<clang::LambdaExpr>())
+      return lambda->getCallOperator();
+    parents = ast_.getParents(parent);
+  }
+  return nullptr;
+}
+
+bool ProvenanceIndex::sameFunction(const clang::Stmt *a, const clang::Stmt *b) const {
+  return functionOf(a) == functionOf(b);
+}
+
+bool ProvenanceIndex::before(const clang::Stmt *a, const clang::Stmt *b) const {
+  const clang::SourceManager &sm = ast_.getSourceManager();
+  return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(a->getBeginLoc()),
+                                      sm.getExpansionLoc(b->getBeginLoc()));
+}
+
+bool ProvenanceIndex::dominates(const clang::Stmt *def, const clang::Stmt *use) const {
+  // The definition dominates when the path from it up to the enclosing
+  // block crosses only expressions evaluated unconditionally, and the use
+  // lies later in that block.
+  const clang::Stmt *node = def;
+  while (const clang::Stmt *parent = parentOf(ast_, node)) {
+    if (const auto *block = llvm::dyn_cast<clang::CompoundStmt>(parent)) {
+      const clang::SourceManager &sm = ast_.getSourceManager();
+      clang::SourceRange range = block->getSourceRange();
+      clang::SourceLocation at = sm.getExpansionLoc(use->getBeginLoc());
+      return before(node, use) &&
+             !sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(range.getBegin())) &&
+             sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(range.getEnd()));
+    }
+    if (const auto *conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(parent))
+      if (conditional->getCond() != node)
+        return false;
+    if (const auto *binary = llvm::dyn_cast<clang::BinaryOperator>(parent))
+      if (binary->isLogicalOp() && binary->getLHS() != node)
+        return false;
+    if (!llvm::isa<clang::Expr>(parent) && !llvm::isa<clang::DeclStmt>(parent))
+      return false;
+    node = parent;
+  }
+  return false;
+}
+
+bool ProvenanceIndex::insideLoopAround(const clang::Stmt *def, const clang::Stmt *use) const {
+  const clang::SourceManager &sm = ast_.getSourceManager();
+  for (const clang::Stmt *node = parentOf(ast_, use); node; node = parentOf(ast_, node)) {
+    if (!llvm::isa<clang::ForStmt>(node) && !llvm::isa<clang::WhileStmt>(node) &&
+        !llvm::isa<clang::DoStmt>(node) && !llvm::isa<clang::CXXForRangeStmt>(node))
+      continue;
+    clang::SourceLocation at = sm.getExpansionLoc(def->getBeginLoc());
+    if (!sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(node->getBeginLoc())) &&
+        sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(node->getEndLoc())))
+      return true;
+  }
+  return false;
+}
+
+std::vector<const ProvenanceIndex::Definition *>
+ProvenanceIndex::reachingDefinitions(const Definitions *defs, const clang::Stmt *use) {
+  std::vector<const Definition *> preceding, result;
+  if (!defs)
+    return result;
+  for (const Definition &def : defs->list) {
+    if (before(def.where, use))
+      preceding.push_back(&def);
+    else if (insideLoopAround(def.where, use))
+      result.push_back(&def);
+  }
+  std::sort(preceding.begin(), preceding.end(),
+            [this](const Definition *a, const Definition *b) { return before(a->where, b->where); });
+  size_t first = 0;
+  for (size_t i = preceding.size(); i-- > 0;)
+    if (dominates(preceding[i]->where, use)) {
+      first = i;
+      break;
+    }
+  result.insert(result.end(), preceding.begin() + first, preceding.end());
+  return result;
+}
+
+bool ProvenanceIndex::initialReaches(const Definitions *defs, const clang::Stmt *use) {
+  if (!defs)
+    return true;
+  for (const Definition &def : defs->list)
+    if (before(def.where, use) && dominates(def.where, use))
+      return false;
+  return true;
+}
+
+std::vector<const ProvenanceIndex::Definition *>
+ProvenanceIndex::allDefinitions(const Definitions *defs) const {
+  std::vector<const Definition *> result;
+  if (defs)
+    for (const Definition &def : defs->list)
+      result.push_back(&def);
+  return result;
+}
+
+const std::vector<const clang::CallExpr *> *
+ProvenanceIndex::visibleCallers(const clang::FunctionDecl *function) {
+  build();
+  const clang::FunctionDecl *canonical = function->getCanonicalDecl();
+  if (function->isExternallyVisible() || llvm::isa<clang::CXXConstructorDecl>(function) ||
+      addressTaken_.count(canonical))
+    return nullptr;
+  if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(function))
+    if (method->isVirtual())
+      return nullptr;
+  auto found = callers_.find(canonical);
+  return found == callers_.end() ? nullptr : &found->second;
+}
+
+const std::vector<const clang::CallExpr *> &ProvenanceIndex::registrations() {
+  build();
+  return registrations_;
+}
+
+} // namespace streamlint

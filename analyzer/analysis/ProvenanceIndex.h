@@ -1,0 +1,77 @@
+#pragma once
+// One pass over a TU that PointerProvenance's queries read: every definition
+// of each pointer variable and pointer member, every call by callee, and the
+// cudaHostRegister calls. Private to PointerProvenance.
+
+#include "analyzer/analysis/PointerProvenance.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// Definitions, callers and registrations of one TU, built on first use.
+class ProvenanceIndex {
+public:
+  /// One write of a pointer: an assignment (value set) or an allocation
+  /// through an out-parameter such as cudaMallocHost(&p, n) (value null).
+  struct Definition {
+    const clang::Stmt *where = nullptr;
+    const clang::Expr *value = nullptr;
+    MemoryKind kind = MemoryKind::Unknown;
+    std::string origin;
+  };
+  struct Definitions {
+    std::vector<Definition> list;
+    /// Written in a way the index cannot follow (a reference bound to it,
+    /// &p passed to an unknown function, assigned inside a lambda).
+    bool escapes = false;
+  };
+
+  explicit ProvenanceIndex(clang::ASTContext &ast) : ast_(ast) {}
+
+  /// Writes of a variable or member besides its initializer; null if none.
+  const Definitions *definitions(const clang::ValueDecl *decl);
+  /// Whether every write of `decl` is in this TU: static locals, internal
+  /// globals, members of records defined in the main file.
+  bool closedInTranslationUnit(const clang::ValueDecl *decl) const;
+  /// The definitions of a local that may reach `use`: from the last one that
+  /// dominates it on, plus those later in an enclosing loop.
+  std::vector<const Definition *> reachingDefinitions(const Definitions *defs,
+                                                      const clang::Stmt *use);
+  /// All definitions, for variables followed flow-insensitively.
+  std::vector<const Definition *> allDefinitions(const Definitions *defs) const;
+  /// Whether the initializer (or parameter value) may reach `use`.
+  bool initialReaches(const Definitions *defs, const clang::Stmt *use);
+
+  /// The calls of `function` when all are visible in the TU (internal
+  /// linkage, never address-taken, not virtual); null otherwise.
+  const std::vector<const clang::CallExpr *> *visibleCallers(const clang::FunctionDecl *function);
+  /// cudaHostRegister / cuMemHostRegister calls.
+  const std::vector<const clang::CallExpr *> &registrations();
+
+  const clang::FunctionDecl *functionOf(const clang::Stmt *stmt) const;
+  bool sameFunction(const clang::Stmt *a, const clang::Stmt *b) const;
+  /// Source order of two statements' starts.
+  bool before(const clang::Stmt *a, const clang::Stmt *b) const;
+
+private:
+  friend class ProvenanceIndexBuilder;
+  void build();
+  bool dominates(const clang::Stmt *def, const clang::Stmt *use) const;
+  bool insideLoopAround(const clang::Stmt *def, const clang::Stmt *use) const;
+
+  clang::ASTContext &ast_;
+  bool built_ = false;
+  llvm::DenseMap<const clang::ValueDecl *, Definitions> definitions_;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> callers_;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 16> addressTaken_;
+  std::vector<const clang::CallExpr *> registrations_;
+};
+
+} // namespace streamlint

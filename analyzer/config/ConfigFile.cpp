@@ -1,0 +1,203 @@
+#include "analyzer/config/ConfigFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+
+#include <algorithm>
+
+namespace streamlint {
+namespace {
+
+namespace yaml = llvm::yaml;
+
+const char *const kKnownKeys =
+    "Checks, CheckOptions, HeaderFilterRegex, ExcludePaths, InheritParentConfig";
+
+/// Walks the YAML tree once; the first problem becomes the error.
+class ConfigParser {
+public:
+  ConfigParser(llvm::StringRef path, const std::vector<std::string> &knownChecks)
+      : path_(path), knownChecks_(knownChecks) {
+    sources_.setDiagHandler(
+        [](const llvm::SMDiagnostic &diagnostic, void *self) {
+          auto &parser = *static_cast<ConfigParser *>(self);
+          if (parser.syntaxError_.empty())
+            parser.syntaxError_ = parser.where(diagnostic.getLoc()) +
+                                  diagnostic.getMessage().str();
+        },
+        this);
+  }
+
+  llvm::Expected<ConfigFile> parse(llvm::StringRef text) {
+    ConfigFile config;
+    config.path = path_.str();
+    yaml::Stream stream(text, sources_);
+    auto document = stream.begin();
+    yaml::Node *root = document == stream.end() ? nullptr : document->getRoot();
+    if (root && !llvm::isa<yaml::NullNode>(root)) {
+      auto *mapping = llvm::dyn_cast<yaml::MappingNode>(root);
+      if (!mapping)
+        return fail(root, "", "expected a mapping of keys (" + std::string(kKnownKeys) + ")");
+      llvm::StringSet<> seen;
+      for (yaml::KeyValueNode &entry : *mapping) {
+        if (!entry.getKey() || !entry.getValue())
+          break;  // a syntax error, reported below
+        std::string key;
+        if (!readScalar(entry.getKey(), key))
+          return fail(entry.getKey(), "", "keys must be plain strings");
+        if (!seen.insert(key).second)
+          return fail(entry.getKey(), key, "given twice");
+        if (llvm::Error error = readKey(key, entry, config))
+          return std::move(error);
+      }
+    }
+    if (stream.failed() || !syntaxError_.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     syntaxError_.empty() ? path_.str() + ": invalid YAML"
+                                                          : syntaxError_);
+    return config;
+  }
+
+private:
+  llvm::Error readKey(const std::string &key, yaml::KeyValueNode &entry, ConfigFile &config) {
+    yaml::Node *value = entry.getValue();
+    std::string text;
+    if (key == "Checks") {
+      if (!readScalar(value, text))
+        return fail(value, key, "expected a string of comma-separated globs, e.g. '-*,device-sync'");
+      if (llvm::Error error = checkGlobs(value, text))
+        return error;
+      config.checks = text;
+    } else if (key == "CheckOptions") {
+      return readCheckOptions(value, config);
+    } else if (key == "HeaderFilterRegex") {
+      if (!readScalar(value, text))
+        return fail(value, key, "expected a regular expression string");
+      std::string problem;
+      if (!llvm::Regex(text).isValid(problem))
+        return fail(value, key, "invalid regular expression '" + text + "': " + problem);
+      config.headerFilterRegex = text;
+    } else if (key == "ExcludePaths") {
+      auto *list = llvm::dyn_cast<yaml::SequenceNode>(value);
+      if (!list)
+        return fail(value, key, "expected a list of globs, e.g. [third_party/*]");
+      for (yaml::Node &item : *list) {
+        if (!readScalar(&item, text) || text.empty())
+          return fail(&item, key, "expected a non-empty glob string");
+        if (auto glob = llvm::GlobPattern::create(text); !glob)
+          return fail(&item, key, "invalid glob '" + text + "': " +
+                                      llvm::toString(glob.takeError()));
+        config.excludePaths.push_back(text);
+      }
+    } else if (key == "InheritParentConfig") {
+      if (!readScalar(value, text) || (text != "true" && text != "false"))
+        return fail(value, key, "expected true or false");
+      config.inheritParentConfig = text == "true";
+    } else {
+      return fail(entry.getKey(), key, "unknown key (expected one of " +
+                                           std::string(kKnownKeys) + ")");
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error readCheckOptions(yaml::Node *value, ConfigFile &config) {
+    const std::string key = "CheckOptions";
+    auto *mapping = llvm::dyn_cast<yaml::MappingNode>(value);
+    if (!mapping)
+      return fail(value, key, "expected a mapping of '<check-id>.<Name>: value'");
+    for (yaml::KeyValueNode &entry : *mapping) {
+      if (!entry.getKey() || !entry.getValue())
+        break;
+      std::string name, text;
+      if (!readScalar(entry.getKey(), name) || !llvm::StringRef(name).contains('.'))
+        return fail(entry.getKey(), key, "option '" + name + "': expected <check-id>.<Name>");
+      llvm::StringRef checkId = llvm::StringRef(name).split('.').first;
+      if (!knownChecks_.empty() &&
+          std::find(knownChecks_.begin(), knownChecks_.end(), checkId) == knownChecks_.end())
+        return fail(entry.getKey(), key, "option '" + name + "': no check named '" +
+                                             checkId.str() + "' (see --list-checks)");
+      if (!readScalar(entry.getValue(), text))
+        return fail(entry.getValue(), key, "option '" + name + "': expected a scalar value");
+      if (!config.checkOptions.emplace(name, text).second)
+        return fail(entry.getKey(), key, "option '" + name + "' given twice");
+    }
+    return llvm::Error::success();
+  }
+
+  /// A glob that selects nothing is almost always a typo: say so.
+  llvm::Error checkGlobs(yaml::Node *node, llvm::StringRef globs) {
+    llvm::SmallVector<llvm::StringRef, 8> parts;
+    globs.split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts) {
+      part = part.trim();
+      part.consume_front("-");
+      part = part.trim();
+      if (part.empty())
+        continue;
+      auto glob = llvm::GlobPattern::create(part);
+      if (!glob)
+        return fail(node, "Checks", "invalid glob '" + part.str() + "': " +
+                                        llvm::toString(glob.takeError()));
+      if (!knownChecks_.empty() &&
+          std::none_of(knownChecks_.begin(), knownChecks_.end(),
+                       [&](const std::string &id) { return glob->match(id); }))
+        return fail(node, "Checks", "'" + part.str() + "' matches no check (see --list-checks)");
+    }
+    return llvm::Error::success();
+  }
+
+  static bool readScalar(yaml::Node *node, std::string &out) {
+    if (auto *scalar = llvm::dyn_cast_or_null<yaml::ScalarNode>(node)) {
+      llvm::SmallString<64> storage;
+      out = scalar->getValue(storage).str();
+      return true;
+    }
+    if (auto *block = llvm::dyn_cast_or_null<yaml::BlockScalarNode>(node)) {
+      out = block->getValue().str();
+      return true;
+    }
+    return false;
+  }
+
+  std::string where(llvm::SMLoc location) {
+    if (!location.isValid())
+      return path_.str() + ": ";
+    auto [line, column] = sources_.getLineAndColumn(location);
+    return path_.str() + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+  }
+
+  llvm::Error fail(yaml::Node *node, llvm::StringRef key, const llvm::Twine &message) {
+    std::string text = where(node ? node->getSourceRange().Start : llvm::SMLoc());
+    if (!key.empty())
+      text += key.str() + ": ";
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), text + message.str());
+  }
+
+  llvm::StringRef path_;
+  const std::vector<std::string> &knownChecks_;
+  llvm::SourceMgr sources_;
+  std::string syntaxError_;
+};
+
+} // namespace
+
+llvm::Expected<ConfigFile> parseConfigFile(llvm::StringRef path, llvm::StringRef text,
+                                           const std::vector<std::string> &knownChecks) {
+  return ConfigParser(path, knownChecks).parse(text);
+}
+
+llvm::Expected<ConfigFile> loadConfigFile(llvm::StringRef path,
+                                          const std::vector<std::string> &knownChecks) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(), "%s: cannot read config file: %s",
+                                   path.str().c_str(), buffer.getError().message().c_str());
+  return parseConfigFile(path, (*buffer)->getBuffer(), knownChecks);
+}
+
+} // namespace streamlint

@@ -1,0 +1,260 @@
+#include "analyzer/reach/ReachSummary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <tuple>
+
+namespace streamlint::reach {
+
+using nlohmann::json;
+
+std::string pointKey(const SourcePoint &point) {
+  return point.file + ":" + std::to_string(point.line) + ":" +
+         std::to_string(point.column);
+}
+
+bool pointLess(const SourcePoint &a, const SourcePoint &b) {
+  return std::tie(a.file, a.line, a.column) < std::tie(b.file, b.line, b.column);
+}
+
+static bool pointEqual(const SourcePoint &a, const SourcePoint &b) {
+  return !pointLess(a, b) && !pointLess(b, a);
+}
+
+void ProgramSummary::add(TranslationUnitSummary summary) {
+  for (FunctionFacts &function : summary.functions) {
+    auto [it, inserted] = functions.emplace(function.usr, function);
+    if (!inserted) // an inline function seen by several TUs
+      it->second.kinds |= function.kinds;
+  }
+  for (LoopFacts &loop : summary.loops) {
+    auto [it, inserted] = loops.emplace(pointKey(loop.location), loop);
+    if (!inserted)
+      it->second.kinds |= loop.kinds;
+  }
+  for (CallEdge &edge : summary.edges)
+    edges.push_back(std::move(edge));
+  for (CallbackRegistration &callback : summary.callbacks)
+    callbacks.push_back(std::move(callback));
+  for (PendingSite &site : summary.sites)
+    sites.push_back(std::move(site));
+}
+
+void ProgramSummary::normalize() {
+  auto edgeKey = [](const CallEdge &e) {
+    return std::tie(e.caller, e.site.file, e.site.line, e.site.column, e.callee);
+  };
+  std::sort(edges.begin(), edges.end(),
+            [&](const CallEdge &a, const CallEdge &b) { return edgeKey(a) < edgeKey(b); });
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [&](const CallEdge &a, const CallEdge &b) {
+                            return edgeKey(a) == edgeKey(b);
+                          }),
+              edges.end());
+  auto callbackKey = [](const CallbackRegistration &c) {
+    return std::tie(c.site.file, c.site.line, c.site.column, c.callback);
+  };
+  std::sort(callbacks.begin(), callbacks.end(),
+            [&](const auto &a, const auto &b) { return callbackKey(a) < callbackKey(b); });
+  callbacks.erase(std::unique(callbacks.begin(), callbacks.end(),
+                              [&](const auto &a, const auto &b) {
+                                return callbackKey(a) == callbackKey(b);
+                              }),
+                  callbacks.end());
+  // A site in a header included by several TUs is one site.
+  auto siteLess = [](const PendingSite &a, const PendingSite &b) {
+    if (a.finding.checkId != b.finding.checkId)
+      return a.finding.checkId < b.finding.checkId;
+    if (!pointEqual(a.finding.location, b.finding.location))
+      return pointLess(a.finding.location, b.finding.location);
+    return a.finding.message < b.finding.message;
+  };
+  std::stable_sort(sites.begin(), sites.end(), siteLess);
+  sites.erase(std::unique(sites.begin(), sites.end(),
+                          [&](const PendingSite &a, const PendingSite &b) {
+                            return !siteLess(a, b) && !siteLess(b, a);
+                          }),
+              sites.end());
+}
+
+// ---- JSON ------------------------------------------------------------------
+
+static json pointJson(const SourcePoint &p) { return {p.file, p.line, p.column}; }
+static SourcePoint pointFrom(const json &j) {
+  return {j.at(0).get<std::string>(), j.at(1).get<unsigned>(), j.at(2).get<unsigned>()};
+}
+static json pointsJson(const std::vector<SourcePoint> &points) {
+  json list = json::array();
+  for (const SourcePoint &p : points)
+    list.push_back(pointJson(p));
+  return list;
+}
+static std::vector<SourcePoint> pointsFrom(const json &j) {
+  std::vector<SourcePoint> points;
+  for (const json &p : j)
+    points.push_back(pointFrom(p));
+  return points;
+}
+
+static json editJson(const TextEdit &e) {
+  return {{"file", e.file}, {"offset", e.offset}, {"length", e.length},
+          {"replacement", e.replacement}, {"begin", pointJson(e.begin)},
+          {"end", pointJson(e.end)}};
+}
+static TextEdit editFrom(const json &j) {
+  TextEdit e;
+  e.file = j.at("file").get<std::string>();
+  e.offset = j.at("offset").get<unsigned>();
+  e.length = j.at("length").get<unsigned>();
+  e.replacement = j.at("replacement").get<std::string>();
+  e.begin = pointFrom(j.at("begin"));
+  e.end = pointFrom(j.at("end"));
+  return e;
+}
+
+// Pending findings have no related locations or dynamic evidence yet: the
+// resolution adds the former, the trace merge the latter.
+static json findingJson(const Finding &f) {
+  json fixes = json::array();
+  for (const FixIt &fix : f.fixes) {
+    json edits = json::array();
+    for (const TextEdit &e : fix.edits)
+      edits.push_back(editJson(e));
+    fixes.push_back({{"description", fix.description}, {"edits", edits},
+                     {"applicable", fix.applicable}});
+  }
+  return {{"check", f.checkId}, {"severity", severityName(f.severity)},
+          {"location", pointJson(f.location)}, {"end", pointJson(f.end)},
+          {"message", f.message}, {"function", f.function},
+          {"snippet", f.snippet}, {"fixes", fixes}};
+}
+
+static Severity severityFrom(const json &j) {
+  std::string name = j.get<std::string>();
+  if (name == "note")
+    return Severity::Note;
+  if (name == "error")
+    return Severity::Error;
+  if (name == "warning")
+    return Severity::Warning;
+  throw std::runtime_error("unknown severity '" + name + "'");
+}
+
+static Finding findingFrom(const json &j) {
+  Finding f;
+  f.checkId = j.at("check").get<std::string>();
+  f.severity = severityFrom(j.at("severity"));
+  f.location = pointFrom(j.at("location"));
+  f.end = pointFrom(j.at("end"));
+  f.message = j.at("message").get<std::string>();
+  f.function = j.at("function").get<std::string>();
+  f.snippet = j.at("snippet").get<std::string>();
+  for (const json &fix : j.at("fixes")) {
+    FixIt parsed;
+    parsed.description = fix.at("description").get<std::string>();
+    parsed.applicable = fix.at("applicable").get<bool>();
+    for (const json &e : fix.at("edits"))
+      parsed.edits.push_back(editFrom(e));
+    f.fixes.push_back(std::move(parsed));
+  }
+  return f;
+}
+
+static const char *rootName(ReachRoot root) {
+  switch (root) {
+  case ReachRoot::Loop: return "loop";
+  case ReachRoot::ChurningLoop: return "churning-loop";
+  case ReachRoot::Callback: return "callback";
+  }
+  return "loop";
+}
+static ReachRoot rootFrom(const json &j) {
+  std::string name = j.get<std::string>();
+  for (ReachRoot root : {ReachRoot::Loop, ReachRoot::ChurningLoop, ReachRoot::Callback})
+    if (name == rootName(root))
+      return root;
+  throw std::runtime_error("unknown reach root '" + name + "'");
+}
+
+std::string toJson(const TranslationUnitSummary &s) {
+  json j;
+  j["format"] = "streamlint-reach-summary-1";
+  j["mainFile"] = s.mainFile;
+  json &functions = j["functions"] = json::array();
+  for (const FunctionFacts &f : s.functions)
+    functions.push_back({{"usr", f.usr}, {"name", f.name},
+                         {"location", pointJson(f.location)}, {"kinds", f.kinds}});
+  json &edges = j["edges"] = json::array();
+  for (const CallEdge &e : s.edges)
+    edges.push_back({{"caller", e.caller}, {"callee", e.callee},
+                     {"calleeName", e.calleeName}, {"site", pointJson(e.site)},
+                     {"loops", pointsJson(e.loops)}});
+  json &loops = j["loops"] = json::array();
+  for (const LoopFacts &l : s.loops)
+    loops.push_back({{"location", pointJson(l.location)}, {"kind", l.kind},
+                     {"kinds", l.kinds}});
+  json &callbacks = j["callbacks"] = json::array();
+  for (const CallbackRegistration &c : s.callbacks)
+    callbacks.push_back({{"callback", c.callback}, {"callbackName", c.callbackName},
+                         {"registrar", c.registrar}, {"site", pointJson(c.site)}});
+  json &sites = j["sites"] = json::array();
+  for (const PendingSite &p : s.sites)
+    sites.push_back({{"finding", findingJson(p.finding)}, {"function", p.function},
+                     {"loops", pointsJson(p.loops)}, {"root", rootName(p.root)},
+                     {"otherwiseReported", p.otherwiseReported},
+                     {"otherwiseSeverity", severityName(p.otherwiseSeverity)},
+                     {"otherwiseMessage", p.otherwiseMessage}});
+  return j.dump(1);
+}
+
+bool fromJson(const std::string &text, const std::string &origin,
+              TranslationUnitSummary &s, std::string &error) {
+  try {
+    json j = json::parse(text);
+    if (j.value("format", "") != "streamlint-reach-summary-1") {
+      error = origin + ": not a streamlint reach summary (format "
+              "'streamlint-reach-summary-1' expected)";
+      return false;
+    }
+    TranslationUnitSummary parsed;
+    parsed.mainFile = j.at("mainFile").get<std::string>();
+    for (const json &f : j.at("functions"))
+      parsed.functions.push_back({f.at("usr").get<std::string>(),
+                                  f.at("name").get<std::string>(),
+                                  pointFrom(f.at("location")),
+                                  f.at("kinds").get<unsigned>()});
+    for (const json &e : j.at("edges"))
+      parsed.edges.push_back({e.at("caller").get<std::string>(),
+                              e.at("callee").get<std::string>(),
+                              e.at("calleeName").get<std::string>(),
+                              pointFrom(e.at("site")), pointsFrom(e.at("loops"))});
+    for (const json &l : j.at("loops"))
+      parsed.loops.push_back({pointFrom(l.at("location")),
+                              l.at("kind").get<std::string>(),
+                              l.at("kinds").get<unsigned>()});
+    for (const json &c : j.at("callbacks"))
+      parsed.callbacks.push_back({c.at("callback").get<std::string>(),
+                                  c.at("callbackName").get<std::string>(),
+                                  c.at("registrar").get<std::string>(),
+                                  pointFrom(c.at("site"))});
+    for (const json &p : j.at("sites")) {
+      PendingSite site;
+      site.finding = findingFrom(p.at("finding"));
+      site.function = p.at("function").get<std::string>();
+      site.loops = pointsFrom(p.at("loops"));
+      site.root = rootFrom(p.at("root"));
+      site.otherwiseReported = p.at("otherwiseReported").get<bool>();
+      site.otherwiseSeverity = severityFrom(p.at("otherwiseSeverity"));
+      site.otherwiseMessage = p.at("otherwiseMessage").get<std::string>();
+      parsed.sites.push_back(std::move(site));
+    }
+    s = std::move(parsed);
+    return true;
+  } catch (const std::exception &e) {
+    error = origin + ": malformed reach summary: " + e.what();
+    return false;
+  }
+}
+
+} // namespace streamlint::reach

@@ -1,0 +1,166 @@
+#include "analyzer/reach/TranslationUnitReach.h"
+
+#include "analyzer/reach/CudaApi.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+#include <mutex>
+
+namespace streamlint::reach {
+namespace {
+
+// The driver makes one TranslationUnitReach per TU next to its context;
+// checks find it here. TUs are analyzed on several threads, hence the lock.
+std::mutex registryLock;
+std::map<const TranslationUnitContext *, TranslationUnitReach *> &registry() {
+  static std::map<const TranslationUnitContext *, TranslationUnitReach *> map;
+  return map;
+}
+
+} // namespace
+
+TranslationUnitReach::TranslationUnitReach(TranslationUnitContext &context)
+    : context_(context) {
+  summary_.mainFile = context.info().mainFile;
+  std::lock_guard<std::mutex> lock(registryLock);
+  registry()[&context] = this;
+}
+
+TranslationUnitReach::~TranslationUnitReach() {
+  std::lock_guard<std::mutex> lock(registryLock);
+  registry().erase(&context_);
+}
+
+TranslationUnitReach *TranslationUnitReach::of(const TranslationUnitContext &context) {
+  std::lock_guard<std::mutex> lock(registryLock);
+  auto it = registry().find(&context);
+  return it == registry().end() ? nullptr : it->second;
+}
+
+void TranslationUnitReach::addAllocFunctions(const llvm::StringSet<> &names) {
+  for (const auto &name : names)
+    extraAlloc_.insert(name.getKey());
+}
+
+void TranslationUnitReach::addFreeFunctions(const llvm::StringSet<> &names) {
+  for (const auto &name : names)
+    extraFree_.insert(name.getKey());
+}
+
+void TranslationUnitReach::addSyncFunctions(const llvm::StringSet<> &names) {
+  for (const auto &name : names)
+    extraSync_.insert(name.getKey());
+}
+
+const LoopFacts &TranslationUnitReach::loop(const clang::Stmt *loop) const {
+  return summary_.loops[loopIndex_.lookup(loop)];
+}
+
+std::vector<SourcePoint> TranslationUnitReach::loopPoints(const CallSite &site) const {
+  std::vector<SourcePoint> points;
+  for (const clang::Stmt *enclosing : site.loops)
+    points.push_back(loop(enclosing).location);
+  return points;
+}
+
+std::vector<const CallSite *>
+TranslationUnitReach::callsInLoop(const clang::Stmt *loop) const {
+  std::vector<const CallSite *> result;
+  for (const CallSite &site : calls_)
+    if (llvm::is_contained(site.loops, loop))
+      result.push_back(&site);
+  return result;
+}
+
+const clang::ValueDecl *
+TranslationUnitReach::uniqueStream(const clang::Stmt *loop,
+                                   llvm::ArrayRef<const clang::Expr *> ignored) const {
+  const clang::ValueDecl *stream = nullptr;
+  for (const CallSite *site : callsInLoop(loop)) {
+    if (llvm::is_contained(ignored, site->expr))
+      continue;
+    if (site->userCall || !site->call)
+      return nullptr;
+    if (site->name == "cudaGetLastError" || site->name == "cudaPeekAtLastError")
+      continue;
+    const clang::ValueDecl *used = streamVariable(streamArgument(*site->call));
+    if (!used || (stream && used != stream))
+      return nullptr;
+    stream = used;
+  }
+  if (stream && !context_.sources().isBeforeInTranslationUnit(
+                    stream->getLocation(), loop->getBeginLoc()))
+    return nullptr;
+  return stream;
+}
+
+std::optional<Finding>
+TranslationUnitReach::pendingFinding(llvm::StringRef checkId, const CallSite &site,
+                                     std::string message) const {
+  const clang::Expr &expr = *site.expr;
+  const clang::SourceManager &sources = context_.sources();
+  clang::SourceLocation begin = sources.getExpansionLoc(expr.getBeginLoc());
+  if (begin.isInvalid() || sources.isInSystemHeader(begin))
+    return std::nullopt;
+  Finding finding;
+  finding.checkId = checkId.str();
+  finding.severity = Severity::Warning;
+  finding.message = std::move(message);
+  finding.location = context_.point(begin);
+  clang::SourceLocation last = sources.getExpansionRange(expr.getEndLoc()).getEnd();
+  clang::SourceLocation end = clang::Lexer::getLocForEndOfToken(
+      last, 0, sources, context_.ast().getLangOpts());
+  finding.end = context_.point(end.isValid() ? end : last);
+  if (end.isValid() && finding.end.column > 1)
+    --finding.end.column;
+  // The caller is known: no need for the parent map report() walks.
+  if (site.caller)
+    finding.function = site.caller->getQualifiedNameAsString();
+  finding.snippet = context_.normalizedText(expr.getSourceRange());
+  return finding;
+}
+
+TranslationUnitSummary TranslationUnitReach::takeSummary() {
+  TranslationUnitSummary summary = std::move(summary_);
+  summary_ = TranslationUnitSummary();
+  return summary;
+}
+
+std::string functionUsr(const clang::FunctionDecl &function) {
+  const clang::FunctionDecl *pattern = &function;
+  while (const clang::FunctionDecl *next = pattern->getTemplateInstantiationPattern()) {
+    if (next == pattern)
+      break;
+    pattern = next;
+  }
+  llvm::SmallString<128> usr;
+  if (!clang::index::generateUSRForDecl(pattern->getCanonicalDecl(), usr))
+    return std::string(usr);
+  // No USR (some local classes' members): key by where it is written,
+  // which is the same in every TU that includes it.
+  const clang::SourceManager &sources = function.getASTContext().getSourceManager();
+  clang::SourceLocation location = sources.getExpansionLoc(pattern->getLocation());
+  if (location.isInvalid())
+    return "";
+  return "streamlint:" + sources.getFilename(location).str() + "@" +
+         std::to_string(sources.getFileOffset(location));
+}
+
+std::string functionName(const clang::FunctionDecl &function,
+                         const TranslationUnitContext &context) {
+  if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function))
+    if (method->getParent()->isLambda()) {
+      SourcePoint where = context.point(method->getParent()->getLocation());
+      return "lambda at " + llvm::sys::path::filename(where.file).str() + ":" +
+             std::to_string(where.line);
+    }
+  return function.getQualifiedNameAsString();
+}
+
+} // namespace streamlint::reach

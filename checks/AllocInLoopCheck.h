@@ -1,0 +1,37 @@
+#pragma once
+// alloc-in-loop: cudaMalloc/cudaFree and friends in a loop that allocates and
+// frees every iteration, directly or through calls in any TU.
+
+#include "checks/Check.h"
+
+#include "analyzer/reach/TranslationUnitReach.h"
+
+#include <optional>
+
+namespace streamlint {
+
+/// Flags allocations and frees that churn per iteration; set-up loops (one
+/// buffer per element) and their teardown loops are fine.
+class AllocInLoopCheck : public Check {
+public:
+  explicit AllocInLoopCheck(TranslationUnitContext &context);
+  static RuleInfo rule();
+  void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
+  void storeOptions(std::map<std::string, std::string> &options) const override;
+
+private:
+  void checkCall(const reach::CallSite &site);
+  /// The free matching `alloc` in the same iteration, if hoisting applies.
+  const reach::CallSite *matchingFree(const reach::CallSite &alloc) const;
+  std::optional<FixIt> hoistFix(const reach::CallSite &alloc,
+                                const reach::CallSite &free) const;
+  std::optional<FixIt> asyncFix(const reach::CallSite &alloc,
+                                const reach::CallSite &free) const;
+
+  const std::string extraAllocFunctions_;
+  const std::string extraFreeFunctions_;
+  reach::TranslationUnitReach *reach_;
+};
+
+} // namespace streamlint

@@ -1,0 +1,24 @@
+#pragma once
+// api-in-host-callback: CUDA API calls in functions run by
+// cudaLaunchHostFunc / cudaStreamAddCallback, directly or through calls.
+
+#include "checks/Check.h"
+
+#include "analyzer/reach/TranslationUnitReach.h"
+
+namespace streamlint {
+
+/// Flags every CUDA runtime, driver or library call (and kernel launch)
+/// reached from a registered host callback, in any TU.
+class ApiInHostCallbackCheck : public Check {
+public:
+  explicit ApiInHostCallbackCheck(TranslationUnitContext &context);
+  static RuleInfo rule();
+  void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
+
+private:
+  reach::TranslationUnitReach *reach_;
+};
+
+} // namespace streamlint

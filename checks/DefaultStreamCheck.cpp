@@ -1,0 +1,373 @@
+#include "checks/DefaultStreamCheck.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace streamlint {
+namespace {
+
+/// Stream-ordered runtime calls whose stream decides which work they wait
+/// for. cudaStreamSynchronize(0) belongs to device-sync.
+const char *const StreamTakingApis[] = {
+    "cudaEventRecord",           "cudaEventRecordWithFlags",
+    "cudaFreeAsync",             "cudaGraphLaunch",
+    "cudaLaunchCooperativeKernel", "cudaLaunchHostFunc",
+    "cudaLaunchKernel",          "cudaMallocAsync",
+    "cudaMallocFromPoolAsync",   "cudaMemPrefetchAsync",
+    "cudaMemcpy2DAsync",         "cudaMemcpy2DFromArrayAsync",
+    "cudaMemcpy2DToArrayAsync",  "cudaMemcpy3DAsync",
+    "cudaMemcpy3DPeerAsync",     "cudaMemcpyAsync",
+    "cudaMemcpyFromArrayAsync",  "cudaMemcpyFromSymbolAsync",
+    "cudaMemcpyPeerAsync",       "cudaMemcpyToArrayAsync",
+    "cudaMemcpyToSymbolAsync",   "cudaMemset2DAsync",
+    "cudaMemset3DAsync",         "cudaMemsetAsync",
+    "cudaStreamAddCallback",     "cudaStreamWaitEvent",
+};
+const char *const ConfigLaunchApis[] = {"cudaLaunchKernelEx", "cudaLaunchKernelExC"};
+
+/// Both spellings: under per-thread default stream the real headers turn
+/// the names into macros for `*_ptsz` functions.
+template <size_t N>
+internal::Matcher<clang::NamedDecl> namedWithPtsz(const char *const (&names)[N]) {
+  std::vector<std::string> storage;
+  for (const char *name : names) {
+    storage.push_back(name);
+    storage.push_back(std::string(name) + "_ptsz");
+  }
+  std::vector<llvm::StringRef> all(storage.begin(), storage.end());
+  return hasAnyName(all); // copies the names
+}
+
+bool macroDefined(clang::ASTContext &ast, llvm::StringRef name) {
+  auto found = ast.Idents.find(name);
+  return found != ast.Idents.end() && found->getValue()->hasMacroDefinition();
+}
+
+bool isDeviceOnly(const clang::FunctionDecl *function) {
+  return function && (function->hasAttr<clang::CUDAGlobalAttr>() ||
+                      (function->hasAttr<clang::CUDADeviceAttr>() &&
+                       !function->hasAttr<clang::CUDAHostAttr>()));
+}
+
+const clang::Expr *withoutDefault(const clang::Expr *argument) {
+  return llvm::isa<clang::CXXDefaultArgExpr>(argument) ? nullptr : argument;
+}
+
+/// Whether `location` is text the user wrote in a file, possibly as a macro
+/// argument, and not inside a macro's body (an edit there breaks the macro).
+bool writtenInFile(clang::SourceLocation location, const clang::SourceManager &sm) {
+  while (location.isMacroID()) {
+    if (!sm.isMacroArgExpansion(location))
+      return false;
+    location = sm.getImmediateSpellingLoc(location);
+  }
+  return location.isValid();
+}
+
+/// The file range of `expr` as written, if it is text the user can edit.
+std::optional<clang::CharSourceRange> writtenRange(const clang::Expr *expr,
+                                                   const clang::ASTContext &ast) {
+  if (!expr || expr->getBeginLoc().isInvalid())
+    return std::nullopt;
+  clang::CharSourceRange range = clang::Lexer::makeFileCharRange(
+      clang::CharSourceRange::getTokenRange(expr->getSourceRange()),
+      ast.getSourceManager(), ast.getLangOpts());
+  if (range.isInvalid())
+    return std::nullopt;
+  return range;
+}
+
+/// How a null stream was written; not the source text, which inside a macro
+/// argument would be the whole macro invocation.
+const char *nullSpelling(const clang::Expr *argument) {
+  const clang::Expr *bare = argument->IgnoreParenCasts();
+  if (llvm::isa<clang::CXXNullPtrLiteralExpr>(bare))
+    return "nullptr";
+  if (llvm::isa<clang::GNUNullExpr>(bare))
+    return "NULL";
+  return "0";
+}
+
+const char *CostText =
+    "it implicitly synchronizes with every other blocking stream, so their "
+    "work serializes instead of overlapping";
+
+} // namespace
+
+DefaultStreamCheck::DefaultStreamCheck(TranslationUnitContext &context)
+    : Check(rule().id, context),
+      noteUnderPerThread_(option("PerThreadDefaultStream", "ignore") == "note"),
+      perThreadBuild_(context.info().perThreadDefaultStream ||
+                      macroDefined(context.ast(), "CUDA_API_PER_THREAD_DEFAULT_STREAM") ||
+                      macroDefined(context.ast(), "__CUDART_API_PER_THREAD_DEFAULT_STREAM")) {}
+
+RuleInfo DefaultStreamCheck::rule() {
+  RuleInfo rule;
+  rule.id = "default-stream";
+  rule.shortDescription = "Work issued on the legacy default stream";
+  rule.fullDescription =
+      "A kernel launch or stream-ordered CUDA call with no stream, a 0/NULL "
+      "stream or cudaStreamLegacy runs on the legacy default stream, which "
+      "waits for all work in every blocking stream of the device and makes "
+      "them wait for it: work that could overlap serializes.";
+  rule.helpText = "Pass a created stream (cudaStreamCreateWithFlags with "
+                  "cudaStreamNonBlocking), the stream the surrounding code "
+                  "uses, or cudaStreamPerThread; or build with "
+                  "--default-stream per-thread.";
+  rule.helpUri = "docs/checks/default-stream.md";
+  return rule;
+}
+
+void DefaultStreamCheck::storeOptions(std::map<std::string, std::string> &options) const {
+  options[id() + ".PerThreadDefaultStream"] = noteUnderPerThread_ ? "note" : "ignore";
+}
+
+void DefaultStreamCheck::registerMatchers(MatchFinder &finder) {
+  finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  finder.addMatcher(
+      callExpr(callee(functionDecl(namedWithPtsz(StreamTakingApis))))
+          .bind("api"),
+      this);
+  finder.addMatcher(
+      callExpr(callee(functionDecl(namedWithPtsz(ConfigLaunchApis))))
+          .bind("configLaunch"),
+      this);
+  // Calls of the user's own functions that leave a defaulted parameter out.
+  finder.addMatcher(
+      callExpr(unless(cudaKernelCallExpr()), unless(cxxOperatorCallExpr()),
+               hasAnyArgument(cxxDefaultArgExpr()),
+               callee(functionDecl(unless(isExpansionInSystemHeader()))))
+          .bind("userCall"),
+      this);
+}
+
+bool DefaultStreamCheck::firstReport(const clang::CallExpr &call) {
+  // Template instantiations repeat the pattern's locations; a macro that
+  // uses its argument twice repeats its spelling.
+  const clang::SourceManager &sm = context().sources();
+  clang::SourceLocation begin = call.getBeginLoc();
+  return reported_
+      .insert({sm.getExpansionLoc(begin).getRawEncoding(),
+               sm.getSpellingLoc(begin).getRawEncoding()})
+      .second;
+}
+
+DefaultStreamCheck::Verdict
+DefaultStreamCheck::verdict(StreamKind kind, const clang::FunctionDecl *callee) const {
+  if (kind == StreamKind::Legacy)
+    return Verdict::LegacyWarning;
+  if (kind != StreamKind::Omitted && kind != StreamKind::Null)
+    return Verdict::Quiet;
+  bool perThread = perThreadBuild_;
+  if (callee && callee->getIdentifier())
+    perThread |= callee->getName().ends_with("_ptsz");
+  if (!perThread)
+    return Verdict::LegacyWarning;
+  return noteUnderPerThread_ ? Verdict::PerThreadNote : Verdict::Quiet;
+}
+
+void DefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
+  const auto &nodes = result.Nodes;
+  const auto *call = nodes.getNodeAs<clang::CallExpr>("launch");
+  if (!call)
+    call = nodes.getNodeAs<clang::CallExpr>("api");
+  if (!call)
+    call = nodes.getNodeAs<clang::CallExpr>("configLaunch");
+  if (!call)
+    call = nodes.getNodeAs<clang::CallExpr>("userCall");
+  // Device-side launches (dynamic parallelism) have their own NULL stream.
+  if (!call || isDeviceOnly(context().enclosingFunction(*call)))
+    return;
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  if (nodes.getNodeAs<clang::CallExpr>("userCall")) {
+    if (callee)
+      checkDefaultedParameter(*call, *callee);
+    return;
+  }
+  if (nodes.getNodeAs<clang::CallExpr>("configLaunch")) {
+    checkLaunchConfig(*call, callee ? runtimeApiBaseName(*callee) : "");
+    return;
+  }
+  std::optional<StreamArgumentSite> site = streamArgumentOf(*call);
+  if (!site)
+    return;
+  bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
+  std::string what = launch || !callee ? "kernel launch" : runtimeApiBaseName(*callee);
+  StreamClassification stream = classifyStreamArgument(
+      site->argument, context().ast(), context().enclosingFunction(*call));
+  checkStreamSite(*call, what, *site, stream, launch ? nullptr : callee);
+}
+
+void DefaultStreamCheck::checkStreamSite(const clang::CallExpr &call,
+                                         const std::string &what,
+                                         const StreamArgumentSite &site,
+                                         const StreamClassification &stream,
+                                         const clang::FunctionDecl *callee) {
+  Verdict decision = verdict(stream.kind, callee);
+  if (decision == Verdict::Quiet || !firstReport(call))
+    return;
+  std::string name = stream.variable ? stream.variable->getNameAsString() : "";
+  std::string why;
+  switch (stream.kind) {
+  case StreamKind::Omitted:
+    why = "no stream given";
+    break;
+  case StreamKind::Legacy:
+    why = name.empty() ? "cudaStreamLegacy" : "'" + name + "' is cudaStreamLegacy";
+    break;
+  default:
+    why = name.empty() ? std::string("stream is ") + nullSpelling(site.argument)
+                       : "'" + name + "' is only ever 0";
+  }
+  if (decision == Verdict::PerThreadNote) {
+    report(Severity::Note, call.getSourceRange(),
+           what + " uses the default stream (" + why + "), which is the "
+           "per-thread default stream in this build: it does not synchronize "
+           "with other streams, but everything this host thread issues on it "
+           "serializes; pass a created stream to overlap work",
+           &call);
+    return;
+  }
+  Finding &finding =
+      report(Severity::Warning, call.getSourceRange(),
+             what + " uses the legacy default stream (" + why + "): " + CostText +
+                 "; pass a created stream, the one this code already uses, or "
+                 "cudaStreamPerThread",
+             &call);
+  if (stream.variable)
+    context().addRelated(finding, stream.variable->getLocation(),
+                         "'" + name + "' is declared here and never holds a created stream");
+  addFix(finding, call, site, stream.kind);
+}
+
+void DefaultStreamCheck::checkLaunchConfig(const clang::CallExpr &call,
+                                           const std::string &name) {
+  const clang::FunctionDecl *function = context().enclosingFunction(call);
+  if (!function || call.getNumArgs() == 0)
+    return;
+  StreamClassification stream = classifyLaunchConfigStream(call.getArg(0), *function);
+  Verdict decision = verdict(stream.kind, call.getDirectCallee());
+  if (decision != Verdict::LegacyWarning || !firstReport(call))
+    return;
+  Finding &finding = report(
+      Severity::Warning, call.getSourceRange(),
+      name + " uses the legacy default stream (the launch config's stream is " +
+          (stream.kind == StreamKind::Legacy ? "cudaStreamLegacy" : "0") + "): " +
+          CostText + "; set the config's stream to a created stream or "
+          "cudaStreamPerThread",
+      &call);
+  if (stream.variable)
+    context().addRelated(finding, stream.variable->getLocation(),
+                         "launch config '" + stream.variable->getNameAsString() +
+                             "' is declared here");
+}
+
+void DefaultStreamCheck::checkDefaultedParameter(const clang::CallExpr &call,
+                                                 const clang::FunctionDecl &callee) {
+  for (unsigned i = 0; i < call.getNumArgs() && i < callee.getNumParams(); ++i) {
+    const auto *fallback = llvm::dyn_cast<clang::CXXDefaultArgExpr>(call.getArg(i));
+    if (!fallback || !isStreamType(fallback->getParam()->getType()))
+      continue;
+    StreamClassification stream = classifyStreamArgument(fallback, context().ast());
+    if (verdict(stream.kind, nullptr) != Verdict::LegacyWarning)
+      continue;
+    // Precision: only when the default visibly ends up as a stream.
+    const clang::CallExpr *use = streamUseOfParameter(callee, i);
+    if (!use || !firstReport(call))
+      return;
+    const clang::ParmVarDecl *parameter = fallback->getParam();
+    std::string name = parameter->getNameAsString();
+    std::string spelled = name.empty() ? "its stream parameter" : "'" + name + "'";
+    Finding &finding = report(
+        Severity::Warning, call.getSourceRange(),
+        "'" + callee.getNameAsString() + "' is called without " + spelled +
+            ", whose default puts its work on the legacy default stream: " +
+            CostText + "; pass a created stream or cudaStreamPerThread",
+        &call);
+    context().addRelated(finding, parameter->getLocation(),
+                         "stream parameter " + spelled + " defaults to the legacy stream here");
+    context().addRelated(finding, use->getBeginLoc(),
+                         "the defaulted stream is used here");
+    addFix(finding, call, StreamArgumentSite{fallback, i, false}, stream.kind);
+    return;
+  }
+}
+
+std::optional<TextEdit> DefaultStreamCheck::streamEdit(const clang::CallExpr &call,
+                                                       const StreamArgumentSite &site,
+                                                       const std::string &stream) const {
+  const clang::ASTContext &ast = context().ast();
+  const clang::SourceManager &sm = ast.getSourceManager();
+  if (!writtenInFile(call.getBeginLoc(), sm) || !writtenInFile(call.getEndLoc(), sm))
+    return std::nullopt;
+  std::optional<clang::CharSourceRange> whole = writtenRange(&call, ast);
+  if (!whole)
+    return std::nullopt;
+  auto insideCall = [&](const clang::CharSourceRange &range) {
+    return !sm.isBeforeInTranslationUnit(range.getBegin(), whole->getBegin()) &&
+           !sm.isBeforeInTranslationUnit(whole->getEnd(), range.getEnd());
+  };
+  if (const clang::Expr *written = withoutDefault(site.argument)) {
+    std::optional<clang::CharSourceRange> range = writtenRange(written, ast);
+    if (!range || !insideCall(*range))
+      return std::nullopt;
+    return context().edit(*range, stream);
+  }
+  // Omitted: insert after the last argument written before the stream.
+  const clang::Expr *anchor = nullptr;
+  std::string text = ", " + stream;
+  if (site.isKernelLaunch) {
+    const clang::CallExpr *config =
+        llvm::cast<clang::CUDAKernelCallExpr>(call).getConfig();
+    anchor = withoutDefault(config->getArg(2));
+    if (!anchor) {
+      anchor = withoutDefault(config->getArg(1));
+      text = ", 0" + text; // the shared-memory size comes before the stream
+    }
+  } else if (site.index > 0) {
+    for (unsigned i = 0; i < site.index; ++i)
+      if (!withoutDefault(call.getArg(i)))
+        return std::nullopt; // other defaults come first: spelling them is a guess
+    anchor = call.getArg(site.index - 1);
+  }
+  std::optional<clang::CharSourceRange> range = writtenRange(anchor, ast);
+  if (!range || !insideCall(*range))
+    return std::nullopt;
+  return context().edit(
+      clang::CharSourceRange::getCharRange(range->getEnd(), range->getEnd()), text);
+}
+
+void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
+                                const StreamArgumentSite &site, StreamKind kind) {
+  const clang::FunctionDecl *function = context().enclosingFunction(call);
+  std::optional<StreamInScope> inScope =
+      function ? uniqueStreamInScope(*function, call, context().ast()) : std::nullopt;
+  std::optional<TextEdit> edit =
+      streamEdit(call, site, inScope ? inScope->spelling : "cudaStreamPerThread");
+  if (!edit)
+    return;
+  FixIt fix;
+  fix.edits.push_back(std::move(*edit));
+  if (!inScope) {
+    fix.description = "no single stream is in use here to pass instead: pass a "
+                      "stream you create, or cudaStreamPerThread";
+    fix.applicable = false;
+  } else if (kind == StreamKind::Legacy) {
+    // cudaStreamLegacy is spelled out: the barrier may be intended.
+    fix.description = "pass '" + inScope->spelling +
+                      "', the stream this function uses, if the legacy "
+                      "stream's synchronization is not intended";
+    fix.applicable = false;
+  } else {
+    fix.description = "pass '" + inScope->spelling +
+                      "', the stream this function already uses";
+  }
+  finding.fixes.push_back(std::move(fix));
+}
+
+} // namespace streamlint

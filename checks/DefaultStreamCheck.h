@@ -1,0 +1,47 @@
+#pragma once
+// default-stream: launches and stream-ordered CUDA calls on the legacy
+// default stream, which implicitly synchronizes with all blocking streams.
+
+#include "analyzer/analysis/StreamResolution.h"
+#include "checks/Check.h"
+
+#include <set>
+
+namespace streamlint {
+
+/// Flags kernel launches and runtime calls whose stream is provably the
+/// legacy default stream, and calls that take a `cudaStream_t s = 0` default.
+class DefaultStreamCheck : public Check {
+public:
+  explicit DefaultStreamCheck(TranslationUnitContext &context);
+  static RuleInfo rule();
+  void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
+  void storeOptions(std::map<std::string, std::string> &options) const override;
+
+private:
+  /// What "default stream" means at one site, and whether to say anything.
+  enum class Verdict { Quiet, LegacyWarning, PerThreadNote };
+  Verdict verdict(StreamKind kind, const clang::FunctionDecl *callee) const;
+
+  void checkStreamSite(const clang::CallExpr &call, const std::string &what,
+                       const StreamArgumentSite &site,
+                       const StreamClassification &stream,
+                       const clang::FunctionDecl *callee);
+  void checkLaunchConfig(const clang::CallExpr &call, const std::string &name);
+  void checkDefaultedParameter(const clang::CallExpr &call,
+                               const clang::FunctionDecl &callee);
+  std::optional<TextEdit> streamEdit(const clang::CallExpr &call,
+                                     const StreamArgumentSite &site,
+                                     const std::string &stream) const;
+  void addFix(Finding &finding, const clang::CallExpr &call,
+              const StreamArgumentSite &site, StreamKind kind);
+  bool firstReport(const clang::CallExpr &call);
+
+  const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
+  const bool perThreadBuild_;       // compile command or macro says PTDS
+  /// (expansion, spelling) of reported calls: instantiations repeat them.
+  std::set<std::pair<unsigned, unsigned>> reported_;
+};
+
+} // namespace streamlint

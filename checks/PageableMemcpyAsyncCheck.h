@@ -1,0 +1,35 @@
+#pragma once
+// pageable-memcpy-async: an async copy whose host side is pageable memory is
+// staged through a pinned buffer by the runtime and stops overlapping.
+
+#include "analyzer/analysis/PointerProvenance.h"
+#include "checks/Check.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
+
+namespace streamlint {
+
+/// Flags cudaMemcpyAsync and friends whose host pointer comes from malloc,
+/// new, std::vector, the stack or a global rather than pinned memory.
+class PageableMemcpyAsyncCheck : public Check {
+public:
+  explicit PageableMemcpyAsyncCheck(TranslationUnitContext &context);
+  static RuleInfo rule();
+  void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
+  void storeOptions(std::map<std::string, std::string> &options) const override;
+
+private:
+  /// Rewrites a malloc/free or new[]/delete[] buffer local to one function
+  /// into cudaMallocHost/cudaFreeHost; nullopt unless the shape is simple.
+  std::optional<FixIt> pinnedAllocationFix(const Provenance &memory,
+                                           const clang::FunctionDecl *function);
+
+  const bool strict_;
+  PointerProvenance provenance_;
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> fixed_; // one fix per buffer
+};
+
+} // namespace streamlint
