@@ -9,6 +9,7 @@ APT_PACKAGES=(
   libgtest-dev nlohmann-json3-dev                       # tests, JSON
   libunwind-dev                                         # runtime probe: libunwind.h, libunwind.so.8
   pre-commit git python3-yaml                           # pre-commit hook and CI-file tests
+  jq                                                    # bench/parse_rate scripts
 )
 
 missing=()
