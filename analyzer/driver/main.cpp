@@ -2,85 +2,15 @@
 #include "analyzer/driver/Analyzer.h"
 #include "analyzer/driver/CommandLine.h"
 #include "analyzer/driver/ConfigCommands.h"
+#include "analyzer/driver/DriverSteps.h"
 #include "analyzer/driver/ExitCode.h"
-#include "analyzer/baseline/Baseline.h"
-#include "analyzer/fix/FixApplier.h"
-#include "analyzer/output/Output.h"
-#include "analyzer/output/SourceTextCache.h"
-#include "analyzer/suppress/Suppressions.h"
 #include "analyzer/trace/TraceMerge.h"
 #include "checks/CheckRegistry.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace streamlint;
-
-static int fail(const llvm::Twine &message, int code) {
-  llvm::errs() << "streamlint: error: " << message << "\n";
-  return code;
-}
-
-static void printSummary(const AnalysisResult &result) {
-  unsigned warnings = 0, notes = 0;
-  for (const Finding &finding : result.findings)
-    (finding.severity == Severity::Note ? notes : warnings)++;
-  llvm::errs() << "streamlint: " << warnings << " warning(s), " << notes
-               << " note(s) in " << result.translationUnits
-               << " translation unit(s)";
-  if (!result.problems.empty())
-    llvm::errs() << "; " << result.problems.size()
-                 << " could not be analyzed fully";
-  llvm::errs() << "\n";
-  for (const TranslationUnitProblem &problem : result.problems) {
-    llvm::errs() << "streamlint: " << problem.file << ": "
-                 << (problem.analyzedPartially ? "analyzed partially"
-                                               : "not analyzed")
-                 << " because of compile errors:\n";
-    for (const std::string &error : problem.errors)
-      llvm::errs() << "  " << error << "\n";
-  }
-}
-
-static int showCommands(const AnalyzerOptions &options) {
-  auto invocations = listInvocations(options);
-  if (!invocations)
-    return fail(llvm::toString(invocations.takeError()), ExitUsageError);
-  for (const ClangInvocation &invocation : *invocations) {
-    llvm::outs() << "cd " << invocation.directory << " &&";
-    for (const std::string &arg : invocation.args)
-      llvm::outs() << " '" << arg << "'";
-    llvm::outs() << "\n";
-    // What the translation could not carry over (unknown nvcc flags, an
-    // unreadable response file), as shell comments.
-    if (!invocation.droppedFlags.empty())
-      llvm::outs() << "# dropped: " << llvm::join(invocation.droppedFlags, " ")
-                   << "\n";
-    for (const std::string &warning : invocation.warnings)
-      llvm::outs() << "# warning: " << warning << "\n";
-  }
-  return ExitClean;
-}
-
-/// --export-fixes, --fix, --fix-dry-run; only files under `root` change.
-/// Returns an exit code when the run must stop (the YAML cannot be written).
-static int runFixes(const CommandLineOptions &options,
-                    const AnalysisResult &result, const std::string &root) {
-  FixOptions fixOptions{root, options.fixDryRun};
-  if (!options.exportFixesPath.empty())
-    if (llvm::Error error = exportFixes(result.findings, fixOptions,
-                                        options.exportFixesPath))
-      return fail(llvm::toString(std::move(error)), ExitUsageError);
-  if (!options.fix && !options.fixDryRun)
-    return 0;
-  FixReport report = applyFixes(result.findings, fixOptions);
-  llvm::outs() << report.diff;
-  printFixReport(report, llvm::errs());
-  return 0;
-}
 
 int main(int argc, const char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -117,37 +47,7 @@ int main(int argc, const char **argv) {
     if (llvm::Error error = mergeTraceFile(options->tracePath, result))
       return fail(llvm::toString(std::move(error)), ExitUsageError);
 
-  SourceTextCache sources; // each source file read once for all of the below
-  removeSuppressedFindings(result.findings, sources);
-
-  OutputOptions output;
-  output.rules = registry.rules();
-  output.rules.push_back(nolintRuleInfo());
-  output.toolVersion = STREAMLINT_VERSION;
-  llvm::SmallString<256> cwd;
-  llvm::sys::fs::current_path(cwd);
-  output.baseDirectory = std::string(cwd);
-  if (options->format == OutputFormat::Github)
-    output.githubStepSummaryPath =
-        llvm::sys::Process::GetEnv("GITHUB_STEP_SUMMARY").value_or("");
-  if (llvm::Error error =
-          applyBaselineOptions(options->baselinePath, options->writeBaselinePath,
-                               result, output, sources))
-    return fail(llvm::toString(std::move(error)), ExitUsageError);
-  if (options->outputPath.empty()) {
-    output.color = options->color == ColorMode::Always ||
-                   (options->color == ColorMode::Auto &&
-                    llvm::sys::Process::StandardOutIsDisplayed());
-    writeFindings(options->format, result, output, sources, llvm::outs());
-  } else {
-    std::error_code error;
-    llvm::raw_fd_ostream file(options->outputPath, error);
-    if (error)
-      return fail(options->outputPath + ": " + error.message(), ExitUsageError);
-    output.color = options->color == ColorMode::Always;
-    writeFindings(options->format, result, output, sources, file);
-  }
-  if (int code = runFixes(*options, result, output.baseDirectory))
+  if (int code = writeReportAndFixes(*options, registry, result))
     return code;
   if (!options->quiet)
     printSummary(result);

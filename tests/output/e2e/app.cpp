@@ -1,6 +1,6 @@
 // End-to-end fixture for outputs, suppressions and baselines: every call
 // below is a device-sync finding unless a NOLINT comment covers it.
-int cudaDeviceSynchronize();
+#include <cuda_runtime.h>
 
 void step() {
   cudaDeviceSynchronize();

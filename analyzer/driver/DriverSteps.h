@@ -1,0 +1,28 @@
+#pragma once
+// The steps of one streamlint run after option parsing, so main() stays a
+// short list of them.
+
+#include "analyzer/Finding.h"
+#include "analyzer/driver/Analyzer.h"
+#include "analyzer/driver/CommandLine.h"
+#include "checks/CheckRegistry.h"
+
+#include "llvm/ADT/Twine.h"
+
+namespace streamlint {
+
+/// Prints "streamlint: error: <message>" and returns `code`.
+int fail(const llvm::Twine &message, int code);
+
+/// The one-line summary and the TUs that could not be analyzed, on stderr.
+void printSummary(const AnalysisResult &result);
+
+/// --show-commands: the clang command per TU, and what translation dropped.
+int showCommands(const AnalyzerOptions &options);
+
+/// Suppressions, baseline, then the report in the chosen format; then
+/// --export-fixes / --fix / --fix-dry-run. Returns 0 or an exit code.
+int writeReportAndFixes(const CommandLineOptions &options,
+                        const CheckRegistry &registry, AnalysisResult &result);
+
+} // namespace streamlint
