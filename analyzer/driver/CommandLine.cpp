@@ -116,7 +116,7 @@ cl::opt<std::string> format("format", cl::desc("Output format: text, json, sarif
 cl::opt<std::string> output("o", cl::desc("Write the report to <file> instead of stdout"),
                             cl::value_desc("file"), cl::cat(category));
 cl::alias outputLong("output", cl::aliasopt(output));
-cl::opt<unsigned> jobs("j", cl::desc("Translation units analyzed in parallel (default: all cores)"),
+cl::opt<unsigned> jobs("j", cl::Prefix, cl::desc("Translation units analyzed in parallel (default: all cores)"),
                        cl::init(0), cl::cat(category));
 cl::list<std::string> extraArgs("extra-arg", cl::desc("Append an argument to every compile command"),
                                 cl::cat(category));

