@@ -15,9 +15,12 @@ struct Entry {
 constexpr std::uint16_t kAsync = TraitStreamOrdered;
 constexpr std::uint16_t kCopy = TraitStreamOrdered | TraitMemcpyAsync;
 constexpr std::uint16_t kLaunch = TraitStreamOrdered | TraitLaunch;
+// The synchronous copies and memsets device-sync reports: they run on the
+// default stream, so on the legacy one they wait for every blocking stream.
+constexpr std::uint16_t kSyncOnDefault = TraitSynchronization | TraitImplicitStream;
 
 // Looked up linearly, once per callback id, so order does not matter.
-constexpr std::array<Entry, 37> kCatalog = {{
+constexpr std::array<Entry, 47> kCatalog = {{
     {"__cudaLaunchKernel", kLaunch},
     {"cudaDeviceSynchronize", TraitSynchronization | TraitDeviceWide},
     {"cudaEventRecord", kAsync},
@@ -26,6 +29,7 @@ constexpr std::array<Entry, 37> kCatalog = {{
     {"cudaFree", TraitAllocation},
     {"cudaFreeArray", TraitAllocation},
     {"cudaFreeHost", TraitAllocation},
+    {"cudaFreeMipmappedArray", TraitAllocation},
     {"cudaGraphLaunch", kAsync},
     {"cudaHostAlloc", TraitAllocation},
     {"cudaHostRegister", TraitAllocation},
@@ -40,20 +44,29 @@ constexpr std::array<Entry, 37> kCatalog = {{
     {"cudaMallocArray", TraitAllocation},
     {"cudaMallocHost", TraitAllocation},
     {"cudaMallocManaged", TraitAllocation},
+    {"cudaMallocMipmappedArray", TraitAllocation},
     {"cudaMallocPitch", TraitAllocation},
     {"cudaMemPrefetchAsync", kAsync},
+    {"cudaMemcpy", kSyncOnDefault},
+    {"cudaMemcpy2D", kSyncOnDefault},
     {"cudaMemcpy2DAsync", kCopy},
+    {"cudaMemcpy3D", kSyncOnDefault},
     {"cudaMemcpy3DAsync", kAsync},
     {"cudaMemcpyAsync", kCopy},
+    {"cudaMemcpyFromSymbol", kSyncOnDefault},
     {"cudaMemcpyFromSymbolAsync", kCopy},
     {"cudaMemcpyPeerAsync", kAsync},
+    {"cudaMemcpyToSymbol", kSyncOnDefault},
     {"cudaMemcpyToSymbolAsync", kCopy},
+    {"cudaMemset", kSyncOnDefault},
+    {"cudaMemset2D", kSyncOnDefault},
     {"cudaMemset2DAsync", kAsync},
     {"cudaMemsetAsync", kAsync},
     {"cudaStreamAddCallback", kAsync},
     {"cudaStreamSynchronize", TraitSynchronization},
     {"cudaStreamWaitEvent", kAsync},
     {"cudaThreadSynchronize", TraitSynchronization | TraitDeviceWide},
+    {"cudaMemset3D", kSyncOnDefault},
     {"cudaMemset3DAsync", kAsync},
 }};
 
@@ -90,7 +103,7 @@ std::string_view baseApiName(std::string_view name) {
 std::uint16_t classifyApi(std::string_view name) {
   std::string_view base = baseApiName(name);
   std::uint16_t traits = TraitKnown;
-  for (const Entry &e : kCatalog) // 37 entries, called once per callback id
+  for (const Entry &e : kCatalog) // 47 entries, called once per callback id
     if (e.name == base)
       traits |= e.traits;
   if (isPerThreadName(name))

@@ -18,6 +18,8 @@ enum ApiTrait : std::uint16_t {
   TraitSynchronization = 1 << 4, // blocks the host until work finishes
   TraitPerThread = 1 << 5,     // _ptsz/_ptds variant: 0 means per-thread
   TraitDeviceWide = 1 << 6,    // waits for the whole device, whatever its args
+  TraitImplicitStream = 1 << 7, // synchronous copy/memset: no stream argument,
+                                // runs on the default stream (legacy unless _ptds)
   TraitKnown = 1 << 15,        // classified (even if no other bit is set)
 };
 

@@ -48,6 +48,11 @@ void noteCopy(ApiCall &call, const void *dst, const void *src,
 
 void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
                 bool &inProbe) {
+  // cudaMemcpy, cudaMemset, ...: no stream argument, the default stream.
+  if (call.traits & TraitImplicitStream) {
+    call.stream = streamKind(nullptr, call.traits);
+    return;
+  }
 #define STREAM_OF(ID, TYPE, EXPR)                                              \
   case CUPTI_RUNTIME_TRACE_CBID_##ID: {                                        \
     auto *a = static_cast<const TYPE *>(p);                                    \

@@ -1,4 +1,5 @@
 #include "analyzer/analysis/ProvenanceIndex.h"
+#include "analyzer/analysis/TranslationUnitContext.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -204,16 +205,7 @@ bool ProvenanceIndex::closedInTranslationUnit(const clang::ValueDecl *decl) cons
 }
 
 const clang::FunctionDecl *ProvenanceIndex::functionOf(const clang::Stmt *stmt) const {
-  clang::DynTypedNodeList parents = ast_.getParents(*stmt);
-  while (!parents.empty()) {
-    const clang::DynTypedNode &parent = parents[0];
-    if (const auto *function = parent.get<clang::FunctionDecl>())
-      return function;
-    if (const auto *lambda = parent.get<clang::LambdaExpr>())
-      return lambda->getCallOperator();
-    parents = ast_.getParents(parent);
-  }
-  return nullptr;
+  return enclosingFunctionOf(ast_, *stmt);
 }
 
 bool ProvenanceIndex::sameFunction(const clang::Stmt *a, const clang::Stmt *b) const {

@@ -57,18 +57,23 @@ std::string TranslationUnitContext::normalizedText(clang::SourceRange range) con
   return normalized;
 }
 
-const clang::FunctionDecl *
-TranslationUnitContext::enclosingFunction(const clang::Stmt &stmt) const {
-  clang::DynTypedNodeList parents = ast_.getParents(stmt);
+const clang::FunctionDecl *enclosingFunctionOf(clang::ASTContext &ast,
+                                               const clang::Stmt &stmt) {
+  clang::DynTypedNodeList parents = ast.getParents(stmt);
   while (!parents.empty()) {
     const clang::DynTypedNode &parent = parents[0];
     if (const auto *function = parent.get<clang::FunctionDecl>())
       return function;
     if (const auto *lambda = parent.get<clang::LambdaExpr>())
       return lambda->getCallOperator();
-    parents = ast_.getParents(parent);
+    parents = ast.getParents(parent);
   }
   return nullptr;
+}
+
+const clang::FunctionDecl *
+TranslationUnitContext::enclosingFunction(const clang::Stmt &stmt) const {
+  return enclosingFunctionOf(ast_, stmt);
 }
 
 Finding &TranslationUnitContext::report(llvm::StringRef checkId,

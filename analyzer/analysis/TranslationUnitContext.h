@@ -14,6 +14,10 @@
 
 namespace streamlint {
 
+/// The function (or lambda operator, or method) whose body holds `stmt`.
+const clang::FunctionDecl *enclosingFunctionOf(clang::ASTContext &ast,
+                                               const clang::Stmt &stmt);
+
 /// Facts about the TU from its compile command.
 struct TranslationUnitInfo {
   std::string mainFile;

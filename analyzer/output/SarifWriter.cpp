@@ -17,17 +17,8 @@ constexpr std::size_t kMaxResults = 25000;
 constexpr std::size_t kMaxRelatedLocations = 1000;
 constexpr const char *kSrcRoot = "%SRCROOT%";
 
-const char *sarifLevel(Severity severity) {
-  switch (severity) {
-  case Severity::Note:
-    return "note";
-  case Severity::Warning:
-    return "warning";
-  case Severity::Error:
-    return "error";
-  }
-  return "warning";
-}
+// SARIF's level names are streamlint's severity names.
+const char *sarifLevel(Severity severity) { return severityName(severity); }
 
 Json text(const std::string &s) { return Json{{"text", s}}; }
 

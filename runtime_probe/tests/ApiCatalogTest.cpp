@@ -26,6 +26,14 @@ TEST(ApiCatalog, ClassifiesEachMisuseFamily) {
       {"cudaDeviceSynchronize_v3020", TraitSynchronization | TraitDeviceWide, TraitAllocation},
       {"cudaStreamSynchronize_ptsz_v7000", TraitSynchronization | TraitPerThread, TraitDeviceWide},
       {"cudaEventSynchronize_v3020", TraitSynchronization, TraitDeviceWide | TraitStreamOrdered},
+      // Synchronous copies and memsets: device-sync's, on the default stream.
+      {"cudaMemcpy_v3020", TraitSynchronization | TraitImplicitStream,
+       TraitStreamOrdered | TraitMemcpyAsync | TraitPerThread | TraitDeviceWide},
+      {"cudaMemset_ptds_v7000", TraitSynchronization | TraitImplicitStream | TraitPerThread,
+       TraitStreamOrdered},
+      {"cudaMemcpyToSymbol_v3020", TraitSynchronization | TraitImplicitStream, TraitMemcpyAsync},
+      {"cudaMemcpyToSymbolAsync_v3020", TraitMemcpyAsync, TraitImplicitStream},
+      {"cudaMallocMipmappedArray_v5000", TraitAllocation, TraitSynchronization},
       {"cudaGetLastError_v3020", TraitKnown, TraitStreamOrdered | TraitAllocation |
                                                  TraitSynchronization},
   };

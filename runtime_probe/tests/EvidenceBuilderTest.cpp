@@ -64,10 +64,14 @@ TEST(EvidenceBuilder, DeviceSyncCountsOnlyDeviceWideWaits) {
                {"cudaStreamSynchronize_v3020", 5, 0, 0},
                {"cudaStreamSynchronize_v3020", 5, 2, 2},
                {"cudaStreamSynchronize_ptsz_v7000", 4, 1, 1},
-               {"cudaEventSynchronize_v3020", 6, 0, 0}};
+               {"cudaEventSynchronize_v3020", 6, 0, 0},
+               // Synchronous copies: device-wide on the legacy default
+               // stream only (a per-thread build's cudaMemcpy_ptds is not).
+               {"cudaMemcpy_v3020", 3, 3, 3},
+               {"cudaMemset_ptds_v7000", 2, 0, 0}};
   for (const Case &c : cases) {
     RawSite s = site(c.api, c.calls);
-    s.streamCalls = c.legacy ? c.calls : 0;
+    s.streamCalls = (c.legacy || (s.traits & TraitImplicitStream)) ? c.calls : 0;
     s.legacyStream = c.legacy;
     auto obs = observationsFor(s, kWhere);
     const auto *sync = find(obs, "device-sync");

@@ -9,16 +9,25 @@ marker of a check that is not built yet is held to what the merge must do
 without a static finding: a confirmed or runtime-only site is reported
 runtime-only, a refuted or unreached one not at all.
 
-`=none` says the probe must report no misuse there: no misuse in the trace,
-and no finding, or only a refuted or unreached one, in the output."""
+`=none` says there is no misuse there: no misuse in the trace and, once the
+check is built, no finding at all in the output (a refuted finding there
+would be a static false positive).
+
+Several markers on one line: `// PROBE: default-stream=none, device-sync=confirmed`.
+
+Unmarked results fail too, so the markers cover the whole output: with
+--trace, any observation with misuses in one of the sources; with
+--findings, any finding in one of the sources (of a built check)."""
 import argparse, json, os, re, sys
 
-MARK = re.compile(r"//\s*PROBE:\s*([a-z-]+)=([a-z-]+)")
+MARK = re.compile(r"//\s*PROBE:(.*)")
+PAIR = re.compile(r"([a-z-]+)=([a-z-]+)")
 
 def expectations(sources):
     for src in sources:
         for lineno, text in enumerate(open(src), 1):
-            for check, status in MARK.findall(text):
+            m = MARK.search(text)
+            for check, status in PAIR.findall(m.group(1) if m else ""):
                 yield os.path.realpath(src), lineno, check, status
 
 def status_from_trace(obs, path, line, check):
@@ -55,7 +64,8 @@ def main():
         doc = json.load(open(a.findings))
         findings = doc["findings"] if isinstance(doc, dict) else doc
     available = None if a.available is None else set(filter(None, a.available.split(",")))
-    for path, line, check, want in expectations(a.sources):
+    marks = list(expectations(a.sources))
+    for path, line, check, want in marks:
         if a.trace:
             got, hits = status_from_trace(obs, path, line, check)
             if want == "runtime-only":
@@ -76,12 +86,33 @@ def main():
                 want = without_static_check(want)
                 check += " (not built)"
         if want == "none":
-            ok = got in ("refuted", "not-reached", "no finding")
+            ok = got in (("refuted", "not-reached") if a.trace else ("no finding",)) or (
+                not a.trace and available is not None and check not in available
+                and got in ("refuted", "not-reached", "no finding"))
         else:
             ok = got == want
         failures += not ok
         print("%s %s:%d %s: want %s, got %s %s" % ("ok  " if ok else "FAIL",
               os.path.basename(path), line, check, want, got, evidence))
+    # What no marker expects: a misuse the probe saw, or a finding.
+    marked = {(os.path.basename(p), l, c) for p, l, c, w in marks}
+    names = {os.path.basename(p) for p, _, _, _ in marks} | {
+        os.path.basename(s) for s in a.sources}
+    if a.trace:
+        extra = [(o["file"], o["line"], o["check"], o) for o in obs if o["misuses"]]
+    else:
+        extra = [(finding_field(f, "file") or "", finding_field(f, "line"),
+                  finding_field(f, "check", "checkId", "ruleId"), f) for f in findings]
+    for file, line, check, item in extra:
+        base = os.path.basename(file)
+        if base not in names or (base, line, check) in marked:
+            continue
+        if not a.trace and available is not None and check not in available and not item.get("dynamic"):
+            continue
+        failures += 1
+        print("FAIL %s:%s %s: no marker expects this %s: %s" % (
+            base, line, check, "misuse" if a.trace else "finding",
+            item if a.trace else (item.get("message"), item.get("dynamic"))))
     print("%d expectation(s) failed" % failures)
     return 1 if failures else 0
 

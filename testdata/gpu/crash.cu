@@ -7,7 +7,7 @@ int main() {
   void *d = nullptr;
   for (int i = 0; i < 3; ++i) {
     cudaMalloc(&d, 1024); // PROBE: alloc-in-loop=confirmed
-    cudaFree(d);
+    cudaFree(d); // PROBE: alloc-in-loop=confirmed
   }
   cudaDeviceSynchronize(); // PROBE: device-sync=confirmed
   std::abort();
