@@ -64,8 +64,8 @@ static std::string describe(const reach::CallSite &site) {
                         "every blocking stream";
   if (reach::isSynchronousCopy(name))
     return "synchronous " + name.str() + " runs on the legacy default stream: it "
-           "waits for all preceding work in every blocking stream and blocks "
-           "the host until it ends";
+           "waits for all preceding work in every blocking stream (and, when "
+           "host memory is involved, blocks the host until it ends)";
   return name.str() + " blocks the host until all work on the device has "
                       "finished, in every stream";
 }

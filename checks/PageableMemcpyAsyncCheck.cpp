@@ -1,5 +1,7 @@
 #include "checks/PageableMemcpyAsyncCheck.h"
 
+#include "analyzer/analysis/StreamResolution.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -227,7 +229,7 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
   if (fromPageable != toPageable)
     pageable = fromPageable ? &from : &to;
 
-  std::string apiName = callee->getName().str();
+  std::string apiName = runtimeApiBaseName(*callee); // as written, not _ptsz
   if (!pageable) {
     bool unknown = (from.kind == MemoryKind::Unknown || to.kind == MemoryKind::Unknown) &&
                    !(fromPageable && toPageable);

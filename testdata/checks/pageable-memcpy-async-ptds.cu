@@ -8,7 +8,7 @@ __device__ float symbol[64];
 
 void perThread(float *device, cudaStream_t stream) {
   std::vector<float> host(64);
-  cudaMemcpyAsync(device, host.data(), 256, cudaMemcpyHostToDevice, stream); // CHECK: pageable-memcpy-async {{cudaMemcpyAsync_ptsz from pageable host memory (std::vector 'host' storage)}}
+  cudaMemcpyAsync(device, host.data(), 256, cudaMemcpyHostToDevice, stream); // CHECK: pageable-memcpy-async {{cudaMemcpyAsync from pageable host memory (std::vector 'host' storage)}}
   cudaMemcpy2DAsync(host.data(), 16, device, 16, 16, 16, cudaMemcpyDeviceToHost); // CHECK: pageable-memcpy-async
   cudaMemcpyToSymbolAsync(symbol, host.data(), 256, 0, cudaMemcpyHostToDevice, stream); // CHECK: pageable-memcpy-async
   float *pinned;
