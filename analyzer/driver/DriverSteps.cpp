@@ -56,6 +56,15 @@ int showCommands(const AnalyzerOptions &options) {
                    << "\n";
     for (const std::string &warning : invocation.warnings)
       llvm::outs() << "# warning: " << warning << "\n";
+    // In-memory files the command refers to (host shims), so the command can
+    // be reproduced: each line of the contents follows "#| ".
+    for (const auto &[path, contents] : invocation.virtualFiles) {
+      llvm::outs() << "# virtual file " << path << ":\n";
+      llvm::SmallVector<llvm::StringRef, 64> lines;
+      llvm::StringRef(contents).split(lines, '\n');
+      for (llvm::StringRef line : lines)
+        llvm::outs() << "#| " << line << "\n";
+    }
   }
   return ExitClean;
 }
