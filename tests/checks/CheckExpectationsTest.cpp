@@ -16,6 +16,12 @@ struct Case {
   CudaEnvironment environment;
 };
 
+// Readable test names in gtest and ctest output instead of a byte dump.
+void PrintTo(const Case &testCase, std::ostream *out) {
+  *out << std::filesystem::path(testCase.path).filename().string() << " ("
+       << environmentName(testCase.environment) << ")";
+}
+
 std::vector<Case> allCases() {
   std::vector<std::string> paths;
   for (const auto &entry :
