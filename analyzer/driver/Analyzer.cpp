@@ -80,6 +80,17 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
         outcomes[i] = analyzeTranslationUnit(invocation, registry,
                                              CheckSelection(unit.config.checks),
                                              unit.config.checkOptions);
+        // When a TU fails, what translation could not do (an unreadable
+        // response file, a broken toolkit) is usually why: say it first.
+        if (auto &problem = outcomes[i].problem) {
+          std::vector<std::string> causes = toolchain.problems;
+          causes.insert(causes.end(), invocation.warnings.begin(),
+                        invocation.warnings.end());
+          for (std::string &cause : causes)
+            cause = "note: " + cause;
+          problem->errors.insert(problem->errors.begin(), causes.begin(),
+                                 causes.end());
+        }
       });
     }
     pool.wait();

@@ -9,6 +9,7 @@
 #include "llvm/Support/Unicode.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 namespace streamlint {
@@ -98,12 +99,29 @@ public:
 
   // One line per TU; the clang errors themselves go to stderr with the
   // driver's summary, so they are not printed twice.
+  // The problem's lines hold clang's errors, "(N more errors)", and notes on
+  // the likely cause; only errors count.
+  static size_t errorCount(const TranslationUnitProblem &p) {
+    size_t count = 0;
+    for (const std::string &line : p.errors) {
+      unsigned more = 0;
+      if (llvm::StringRef(line).starts_with("note: "))
+        continue;
+      if (std::sscanf(line.c_str(), "(%u more errors)", &more) == 1)
+        count += more;
+      else
+        ++count;
+    }
+    return count;
+  }
+
   void problem(const TranslationUnitProblem &p) {
+    size_t errors = errorCount(p);
     std::string message =
         p.analyzedPartially
             ? "translation unit analyzed partially after " +
-                  std::to_string(p.errors.size()) +
-                  (p.errors.size() == 1 ? " error" : " errors") +
+                  std::to_string(errors) +
+                  (errors == 1 ? " error" : " errors") +
                   "; findings may be missing"
             : "translation unit could not be analyzed";
     header(SourcePoint{p.file, 0, 0}, Severity::Error, message, "");

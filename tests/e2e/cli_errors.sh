@@ -35,6 +35,18 @@ expect_stderr "not_declared"
 expect_stdout "good.cu:2:"
 expect_stdout "bad.cu:2:"
 
+# An unreadable --options-file (CMake's include paths live there) is named
+# as the likely cause of the compile errors it leads to.
+mkdir -p "$WORK/rsp/inc"
+printf '#include "needed.h"\nvoid f() {}\n' >"$WORK/rsp/uses.cu"
+echo 'inline int needed() { return 1; }' >"$WORK/rsp/inc/needed.h"
+cat >"$WORK/rsp/compile_commands.json" <<JSON
+[{"directory": "$WORK/rsp", "file": "uses.cu", "command": "nvcc --options-file missing_includes.rsp -x cu -c uses.cu -o uses.o"}]
+JSON
+expect_exit 3 "unreadable options file" -- "$STREAMLINT" -p "$WORK/rsp"
+expect_stderr "missing_includes.rsp"
+expect_stderr "needed.h"
+
 expect_exit 2 "unknown format" -- "$STREAMLINT" -p "$WORK/db" --format yaml
 expect_stderr "--format 'yaml'"
 expect_exit 2 "bad check option" -- "$STREAMLINT" -p "$WORK/db" --check-option nodot
