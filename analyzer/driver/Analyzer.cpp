@@ -101,12 +101,14 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
   AnalysisResult result;
   result.translationUnits = units.size();
   reach::ProgramSummary program;
+  std::vector<std::string> mainFiles;
+  for (const PlannedUnit &unit : units)
+    mainFiles.push_back(cleanPath(unit.entry.file));
   for (size_t i = 0; i < units.size(); ++i) {
-    std::string mainFile = cleanPath(units[i].entry.file);
     // The TU's config decides which headers it reports in (HeaderFilterRegex,
     // ExcludePaths).
     for (Finding &finding : outcomes[i].findings)
-      if (units[i].config.reportsIn(finding.location.file, mainFile))
+      if (units[i].config.reportsIn(finding.location.file, mainFiles[i]))
         result.findings.push_back(std::move(finding));
     if (outcomes[i].problem)
       result.problems.push_back(std::move(*outcomes[i].problem));
@@ -116,9 +118,9 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
   // or TUs (hot paths through calls, host-callback reach).
   // They are filtered like the others: kept if some TU's config reports there.
   for (Finding &finding : reach::resolveSites(std::move(program))) {
-    bool reported = std::any_of(units.begin(), units.end(), [&](const PlannedUnit &unit) {
-      return unit.config.reportsIn(finding.location.file, cleanPath(unit.entry.file));
-    });
+    bool reported = false;
+    for (size_t i = 0; i < units.size() && !reported; ++i)
+      reported = units[i].config.reportsIn(finding.location.file, mainFiles[i]);
     if (reported)
       result.findings.push_back(std::move(finding));
   }
@@ -170,12 +172,16 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
     return plan;
   }
 
+  // Each entry's path is resolved once (real_path is a syscall per component).
+  std::vector<std::string> entryPaths;
+  for (const CompileEntry &entry : *entries)
+    entryPaths.push_back(normalizedPath(entry.file));
   std::set<size_t> taken;
   for (const std::string &file : options.files) {
     std::string wanted = normalizedPath(file);
     bool found = false;
     for (size_t i = 0; i < entries->size(); ++i) {
-      if (normalizedPath((*entries)[i].file) != wanted)
+      if (entryPaths[i] != wanted)
         continue;
       found = true;
       if (taken.insert(i).second)

@@ -45,26 +45,31 @@ public:
   }
 };
 
+/// What one TU's check run reads and where it writes.
+struct CheckRun {
+  const ClangInvocation &invocation;
+  const CheckRegistry &registry;
+  const CheckSelection &selection;
+  const CheckOptions &options;
+  TranslationUnitOutcome &outcome;
+};
+
 /// Runs the enabled checks once clang has built the whole AST.
 class CheckConsumer : public clang::ASTConsumer {
 public:
-  CheckConsumer(const ClangInvocation &invocation, const CheckRegistry &registry,
-                const CheckSelection &selection, const CheckOptions &options,
-                TranslationUnitOutcome &outcome)
-      : invocation_(invocation), registry_(registry), selection_(selection),
-        options_(options), outcome_(outcome) {}
+  explicit CheckConsumer(const CheckRun &run) : run_(run) {}
 
   void HandleTranslationUnit(clang::ASTContext &ast) override {
     TranslationUnitInfo info;
-    info.mainFile = invocation_.file;
-    info.isCuda = invocation_.isCuda;
-    info.perThreadDefaultStream = invocation_.perThreadDefaultStream;
-    TranslationUnitContext context(ast, info, options_);
+    info.mainFile = run_.invocation.file;
+    info.isCuda = run_.invocation.isCuda;
+    info.perThreadDefaultStream = run_.invocation.perThreadDefaultStream;
+    TranslationUnitContext context(ast, info, run_.options);
     reach::TranslationUnitReach reach(context);
     clang::ast_matchers::MatchFinder finder;
     std::vector<std::unique_ptr<Check>> checks;
-    for (const CheckDescriptor &descriptor : registry_.checks()) {
-      if (!selection_.enabled(descriptor.rule.id))
+    for (const CheckDescriptor &descriptor : run_.registry.checks()) {
+      if (!run_.selection.enabled(descriptor.rule.id))
         continue;
       checks.push_back(descriptor.create(context));
       checks.back()->registerMatchers(finder);
@@ -73,39 +78,26 @@ public:
     if (reach.requested())
       reach.build();
     finder.matchAST(ast);
-    outcome_.reach = reach.takeSummary();
-    outcome_.findings = context.takeFindings();
-    outcome_.checksRan = true;
+    run_.outcome.reach = reach.takeSummary();
+    run_.outcome.findings = context.takeFindings();
+    run_.outcome.checksRan = true;
   }
 
 private:
-  const ClangInvocation &invocation_;
-  const CheckRegistry &registry_;
-  const CheckSelection &selection_;
-  const CheckOptions &options_;
-  TranslationUnitOutcome &outcome_;
+  const CheckRun &run_;
 };
 
 class CheckAction : public clang::ASTFrontendAction {
 public:
-  CheckAction(const ClangInvocation &invocation, const CheckRegistry &registry,
-              const CheckSelection &selection, const CheckOptions &options,
-              TranslationUnitOutcome &outcome)
-      : invocation_(invocation), registry_(registry), selection_(selection),
-        options_(options), outcome_(outcome) {}
+  explicit CheckAction(const CheckRun &run) : run_(run) {}
 
   std::unique_ptr<clang::ASTConsumer>
   CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<CheckConsumer>(invocation_, registry_, selection_,
-                                           options_, outcome_);
+    return std::make_unique<CheckConsumer>(run_);
   }
 
 private:
-  const ClangInvocation &invocation_;
-  const CheckRegistry &registry_;
-  const CheckSelection &selection_;
-  const CheckOptions &options_;
-  TranslationUnitOutcome &outcome_;
+  const CheckRun &run_;
 };
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
@@ -138,10 +130,10 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
   auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(
       clang::FileSystemOptions(), makeFileSystem(invocation));
   ErrorCollector errors;
+  CheckRun run{invocation, registry, selection, options, outcome};
   clang::tooling::ToolInvocation tool(
       args,
-      std::make_unique<CheckAction>(invocation, registry, selection, options,
-                                    outcome),
+      std::make_unique<CheckAction>(run),
       files.get());
   tool.setDiagnosticConsumer(&errors);
   bool succeeded = tool.run();

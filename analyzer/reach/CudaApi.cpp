@@ -1,5 +1,7 @@
 #include "analyzer/reach/CudaApi.h"
 
+#include "analyzer/analysis/StreamResolution.h"
+
 #include "analyzer/reach/ReachSummary.h"
 
 #include "clang/AST/ASTContext.h"
@@ -127,58 +129,6 @@ bool isSynchronousCopy(llvm::StringRef name) {
       .Default(false);
 }
 
-StreamValue classifyStream(const clang::Expr *stream, clang::ASTContext &ast) {
-  if (!stream)
-    return StreamValue::Default;
-  if (const auto *defaulted = llvm::dyn_cast<clang::CXXDefaultArgExpr>(stream))
-    stream = defaulted->getExpr();
-  const clang::Expr *bare = stream->IgnoreParenCasts();
-  if (const auto *literal = llvm::dyn_cast<clang::IntegerLiteral>(bare)) {
-    uint64_t value = literal->getValue().getZExtValue();
-    if (value == 1)
-      return StreamValue::Legacy;
-    if (value == 2)
-      return StreamValue::PerThread;
-    if (value == 0)
-      return StreamValue::Default;
-    return StreamValue::Other;
-  }
-  if (!stream->isValueDependent() &&
-      stream->isNullPointerConstant(ast, clang::Expr::NPC_ValueDependentIsNotNull))
-    return StreamValue::Default;
-  return StreamValue::Other;
-}
-
-static bool isStreamType(clang::QualType type) {
-  if (const auto *typedefType = type->getAs<clang::TypedefType>()) {
-    llvm::StringRef name = typedefType->getDecl()->getName();
-    return name == "cudaStream_t" || name == "CUstream";
-  }
-  return false;
-}
-
-const clang::Expr *streamArgument(const clang::CallExpr &call) {
-  if (const auto *launch = llvm::dyn_cast<clang::CUDAKernelCallExpr>(&call)) {
-    const clang::CallExpr *config = launch->getConfig();
-    return config && config->getNumArgs() > 3 ? config->getArg(3) : nullptr;
-  }
-  const clang::FunctionDecl *callee = call.getDirectCallee();
-  if (!callee)
-    return nullptr;
-  for (unsigned i = 0; i < callee->getNumParams() && i < call.getNumArgs(); ++i)
-    if (isStreamType(callee->getParamDecl(i)->getType()))
-      return call.getArg(i);
-  return nullptr;
-}
-
-const clang::ValueDecl *streamVariable(const clang::Expr *stream) {
-  if (!stream)
-    return nullptr;
-  if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stream->IgnoreParenImpCasts()))
-    return ref->getDecl();
-  return nullptr;
-}
-
 bool isDeviceWideSync(llvm::StringRef spelledName, const clang::CallExpr *call,
                       bool perThreadDefault, clang::ASTContext &ast,
                       const llvm::StringSet<> &extraSync) {
@@ -192,9 +142,8 @@ bool isDeviceWideSync(llvm::StringRef spelledName, const clang::CallExpr *call,
   if (name == "cudaStreamSynchronize" || name == "cuStreamSynchronize") {
     if (!call || call->getNumArgs() < 1)
       return false;
-    StreamValue stream = classifyStream(call->getArg(0), ast);
-    return stream == StreamValue::Legacy ||
-           (stream == StreamValue::Default && !perThread);
+    return isLegacyStream(classifyStreamArgument(call->getArg(0), ast).kind,
+                          perThread);
   }
   return isSynchronousCopy(name) && !perThread;
 }

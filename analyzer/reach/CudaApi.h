@@ -2,8 +2,7 @@
 // Which calls are CUDA API calls, what they do (allocate, free, synchronize
 // the device), and which stream they use. Shared by the reach analysis and
 // the checks built on it.
-// TODO(consolidate): streamArgument/classifyStream overlap with
-// analyzer/analysis/StreamResolution once that lands in main.
+// Which stream a call uses is analyzer/analysis/StreamResolution's job.
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -42,22 +41,6 @@ unsigned allocationKinds(llvm::StringRef baseName,
 
 /// The synchronous memcpy/memset family that runs on the default stream.
 bool isSynchronousCopy(llvm::StringRef baseName);
-
-/// What a stream argument denotes.
-enum class StreamValue {
-  Legacy,     // cudaStreamLegacy / CU_STREAM_LEGACY
-  PerThread,  // cudaStreamPerThread / CU_STREAM_PER_THREAD
-  Default,    // 0, NULL, nullptr or omitted: legacy unless PTDS
-  Other,      // a stream variable or expression
-};
-StreamValue classifyStream(const clang::Expr *stream, clang::ASTContext &ast);
-
-/// The stream argument of a kernel launch or an API call whose parameter has
-/// type cudaStream_t / CUstream; nullptr if it takes none.
-const clang::Expr *streamArgument(const clang::CallExpr &call);
-
-/// The variable a stream expression names (`s`, `streams[0]` -> none).
-const clang::ValueDecl *streamVariable(const clang::Expr *stream);
 
 /// Whether the call waits for all work on the device (or the legacy stream):
 /// cudaDeviceSynchronize, cudaStreamSynchronize(0/legacy), synchronous

@@ -1,5 +1,7 @@
 #include "analyzer/reach/TranslationUnitReach.h"
 
+#include "analyzer/analysis/StreamResolution.h"
+
 #include "analyzer/reach/CudaApi.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -89,7 +91,10 @@ TranslationUnitReach::uniqueStream(const clang::Stmt *loop,
       return nullptr;
     if (site->name == "cudaGetLastError" || site->name == "cudaPeekAtLastError")
       continue;
-    const clang::ValueDecl *used = streamVariable(streamArgument(*site->call));
+    std::optional<StreamArgumentSite> argument = streamArgumentOf(*site->call);
+    const clang::ValueDecl *used =
+        argument ? classifyStreamArgument(argument->argument, context_.ast()).variable
+                 : nullptr;
     if (!used || (stream && used != stream))
       return nullptr;
     stream = used;
