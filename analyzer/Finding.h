@@ -30,6 +30,9 @@ struct TextEdit {
   std::string replacement;
   SourcePoint begin;       // line/column of offset, for SARIF and JSON
   SourcePoint end;         // line/column of offset + length
+  /// contentDigest() of the whole file as analyzed; --fix leaves the file
+  /// alone when its bytes no longer match. "" = not known (checked by position).
+  std::string fileDigest;
 };
 
 /// A suggested fix. Only `applicable` fixes are applied by --fix; the others

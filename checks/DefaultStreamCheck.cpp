@@ -1,4 +1,6 @@
 #include "checks/DefaultStreamCheck.h"
+#include "analyzer/analysis/OrderingSafety.h"
+#include "analyzer/analysis/StreamOperations.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -342,6 +344,59 @@ std::optional<TextEdit> DefaultStreamCheck::streamEdit(const clang::CallExpr &ca
       clang::CharSourceRange::getCharRange(range->getEnd(), range->getEnd()), text);
 }
 
+std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &call,
+                                                       const clang::FunctionDecl &function,
+                                                       const clang::VarDecl &target) {
+  clang::ASTContext &ast = context().ast();
+  std::optional<StreamInScope> inScope = uniqueStreamInScope(function, call, ast);
+  if (!inScope || inScope->variable != &target)
+    return std::nullopt;
+  const clang::FunctionDecl *callee = call.getDirectCallee();
+  bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
+  if (launch || (callee && callee->getIdentifier() &&
+                 llvm::is_contained(StreamTakingApis, runtimeApiBaseName(*callee)))) {
+    std::optional<StreamArgumentSite> site = streamArgumentOf(call);
+    if (!site)
+      return std::nullopt;
+    StreamClassification stream = classifyStreamArgument(site->argument, ast, &function);
+    if (stream.kind == StreamKind::Legacy ||
+        verdict(stream.kind, launch ? nullptr : callee) != Verdict::LegacyWarning ||
+        !streamEdit(call, *site, inScope->spelling))
+      return std::nullopt;
+    return MovedCall{&call, nullptr};
+  }
+  if (!callee || context().sources().isInSystemHeader(callee->getLocation()))
+    return std::nullopt;
+  for (unsigned i = 0; i < call.getNumArgs() && i < callee->getNumParams(); ++i) {
+    const auto *fallback = llvm::dyn_cast<clang::CXXDefaultArgExpr>(call.getArg(i));
+    if (!fallback || !isStreamType(fallback->getParam()->getType()))
+      continue;
+    StreamClassification stream = classifyStreamArgument(fallback, ast);
+    if (verdict(stream.kind, nullptr) != Verdict::LegacyWarning ||
+        !streamUseOfParameter(*callee, i) ||
+        !streamEdit(call, StreamArgumentSite{fallback, i, false}, inScope->spelling))
+      return std::nullopt;
+    return MovedCall{&call, fallback->getParam()};
+  }
+  return std::nullopt;
+}
+
+const OrderingVerdict &DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function,
+                                                       const clang::VarDecl &target) {
+  auto key = std::make_pair(&function, &target);
+  auto found = ordering_.find(key);
+  if (found != ordering_.end())
+    return found->second;
+  std::vector<MovedCall> group;
+  bool ptds = perThreadBuild_;
+  for (const StreamOperation &op : operationsOf(function, context().ast(), ptds).operations)
+    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
+      if (std::optional<MovedCall> moved = movedCall(*call, function, target))
+        group.push_back(*moved);
+  return ordering_.emplace(key, checkMoveToStream(group, target, context(), ptds))
+      .first->second;
+}
+
 void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
                                 const StreamArgumentSite &site, StreamKind kind) {
   const clang::FunctionDecl *function = context().enclosingFunction(call);
@@ -366,6 +421,19 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
   } else {
     fix.description = "pass '" + inScope->spelling +
                       "', the stream this function already uses";
+    // Applied only if every happens-before edge the legacy stream gave is
+    // kept, possibly with a wait inserted (docs/fixes.md). All the calls of
+    // this function that move to the same stream are judged together.
+    const OrderingVerdict &ordering = orderingFor(*function, *inScope->variable);
+    if (!ordering.keepsOrdering) {
+      fix.description += "; not applied by --fix: " + ordering.brokenBy;
+      fix.applicable = false;
+    } else if (!ordering.waits.empty()) {
+      fix.description += ", and wait for it (cudaStreamSynchronize) before " +
+                         ordering.waitNote + ", which relied on the legacy stream's ordering";
+      for (const TextEdit &wait : ordering.waits)
+        fix.edits.push_back(wait);
+    }
   }
   finding.fixes.push_back(std::move(fix));
 }

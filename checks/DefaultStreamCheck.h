@@ -2,9 +2,11 @@
 // default-stream: launches and stream-ordered CUDA calls on the legacy
 // default stream, which implicitly synchronizes with all blocking streams.
 
+#include "analyzer/analysis/OrderingSafety.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "checks/Check.h"
 
+#include <map>
 #include <set>
 
 namespace streamlint {
@@ -37,11 +39,21 @@ private:
   void addFix(Finding &finding, const clang::CallExpr &call,
               const StreamArgumentSite &site, StreamKind kind);
   bool firstReport(const clang::CallExpr &call);
+  /// `call` as default-stream's fix would move it to `target`, if it would.
+  std::optional<MovedCall> movedCall(const clang::CallExpr &call,
+                                     const clang::FunctionDecl &function,
+                                     const clang::VarDecl &target);
+  /// Whether moving every such call of `function` to `target` keeps the
+  /// legacy stream's ordering (analyzer/analysis/OrderingSafety.h); cached.
+  const OrderingVerdict &orderingFor(const clang::FunctionDecl &function,
+                                     const clang::VarDecl &target);
 
   const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
   const bool perThreadBuild_;       // compile command or macro says PTDS
   /// (expansion, spelling) of reported calls: instantiations repeat them.
   std::set<std::pair<unsigned, unsigned>> reported_;
+  std::map<std::pair<const clang::FunctionDecl *, const clang::VarDecl *>, OrderingVerdict>
+      ordering_;
 };
 
 } // namespace streamlint

@@ -1,4 +1,5 @@
 #include "checks/DeviceSyncCheck.h"
+#include "analyzer/analysis/OrderingSafety.h"
 
 #include "analyzer/reach/CudaApi.h"
 #include "analyzer/reach/ReachResolution.h"
@@ -124,6 +125,14 @@ std::optional<FixIt> DeviceSyncCheck::streamSyncFix(const reach::CallSite &site)
   fix.description = "synchronize only stream '" + stream->getNameAsString() +
                     "', the only stream this loop uses";
   fix.edits.push_back(std::move(*edit));
+  // Applied only if no work the host then waits for is on another stream
+  // (docs/fixes.md).
+  OrderingVerdict ordering = checkNarrowedWait(*site.call, *stream, context(),
+                                               context().info().perThreadDefaultStream);
+  if (!ordering.keepsOrdering) {
+    fix.description += "; not applied by --fix: " + ordering.brokenBy;
+    fix.applicable = false;
+  }
   return fix;
 }
 

@@ -1,4 +1,5 @@
 #include "analyzer/analysis/TranslationUnitContext.h"
+#include "analyzer/fix/ContentDigest.h"
 
 #include "clang/AST/ASTTypeTraits.h"
 #include "clang/AST/DeclCXX.h"
@@ -134,6 +135,10 @@ TranslationUnitContext::edit(clang::CharSourceRange range,
   edit.offset = beginOffset;
   edit.length = endOffset - beginOffset;
   edit.replacement = text.str();
+  std::string &digest = digests_[beginFile];
+  if (digest.empty())
+    digest = contentDigest(sm.getBufferData(beginFile));
+  edit.fileDigest = digest;
   return edit;
 }
 

@@ -7,6 +7,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 #include <string>
@@ -71,6 +72,8 @@ private:
   const CheckOptions &options_;
   std::vector<Finding> findings_;
   std::vector<bool> inSystemHeader_;
+  /// contentDigest() of each edited file's buffer, computed once.
+  mutable llvm::DenseMap<clang::FileID, std::string> digests_;
 };
 
 } // namespace streamlint

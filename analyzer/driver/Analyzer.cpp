@@ -166,6 +166,8 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
     llvm::sys::path::append(path, "compile_commands.json");
     plan.databasePath = std::string(path);
   }
+  for (const CompileEntry &entry : *entries)
+    plan.databaseFiles.push_back(entry.file);
   if (options.files.empty()) {
     for (CompileEntry &entry : *entries)
       plan.units.push_back({std::move(entry), {}});

@@ -39,6 +39,7 @@ struct PlannedUnit {
 /// What a run analyzes, decided before any TU is parsed.
 struct AnalysisPlan {
   std::string databasePath;               // the compile_commands.json read
+  std::vector<std::string> databaseFiles; // every entry's file, selected or not
   std::vector<PlannedUnit> units;
   std::vector<std::string> skippedFiles;  // named, no entry (--skip-files-not-in-database)
   std::vector<std::string> excludedFiles; // matched their config's ExcludePaths

@@ -1,6 +1,7 @@
 #include "analyzer/driver/CommandLine.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -65,6 +66,10 @@ Exit codes:
      database or config file, a named file with no entry, unreadable trace)
   3  some translation unit could not be analyzed fully (compile errors);
      the others were analyzed and reported
+  4  --fix/--fix-dry-run: some applicable fix was not applied (the file
+     changed since the analysis, is read-only, is outside --fix-root,
+     conflicts with another fix, or could not be written); the summary line
+     says how many and why. 2 and 3 take precedence over 4, and 4 over 1.
 )";
 
 cl::opt<std::string> buildPath("p", cl::desc("Build directory holding compile_commands.json "
@@ -77,13 +82,19 @@ cl::opt<std::string> checks("checks", cl::desc("Comma-separated globs of checks 
                             cl::init("*"), cl::cat(category));
 cl::opt<bool> listChecks("list-checks", cl::desc("List the checks and exit"),
                          cl::cat(category));
-cl::opt<bool> fix("fix", cl::desc("Apply the fixes of findings to files under the current "
-                                   "directory (each file replaced atomically)"),
+cl::opt<bool> fix("fix", cl::desc("Apply the fixes of findings to files under the project root "
+                                   "(see --fix-root; each file replaced atomically, only if "
+                                   "unchanged since the analysis)"),
                   cl::cat(category));
 cl::opt<bool> fixDryRun("fix-dry-run",
                         cl::desc("Print the fixes --fix would apply as a unified diff on "
                                  "stdout; change nothing"),
                         cl::cat(category));
+cl::opt<std::string> fixRoot("fix-root",
+                             cl::desc("Fixes may only edit files under this directory (default: "
+                                      "the source tree of the compile database's files, widened "
+                                      "to its git/hg/svn checkout)"),
+                             cl::value_desc("dir"), cl::cat(category));
 cl::opt<std::string> exportFixes("export-fixes",
                                  cl::desc("Write the fixes as YAML for clang-apply-replacements"),
                                  cl::value_desc("file"), cl::cat(category));
@@ -213,6 +224,9 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.fix = fix;
   result.fixDryRun = fixDryRun;
   result.exportFixesPath = exportFixes;
+  if (!fixRoot.empty() && !llvm::sys::fs::is_directory(fixRoot))
+    return usageError("--fix-root '" + fixRoot + "': not a directory");
+  result.fixRoot = fixRoot;
   result.quiet = quiet;
   return result;
 }

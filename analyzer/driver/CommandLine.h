@@ -27,6 +27,7 @@ struct CommandLineOptions {
   bool fix = false;           // --fix: apply the applicable fixes
   bool fixDryRun = false;     // --fix-dry-run: print them as a unified diff
   std::string exportFixesPath; // --export-fixes: clang-apply-replacements YAML
+  std::string fixRoot;        // --fix-root: where fixes may write ("" = the project)
   bool quiet = false;
 };
 

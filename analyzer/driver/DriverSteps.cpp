@@ -3,6 +3,7 @@
 #include "analyzer/driver/ExitCode.h"
 #include "analyzer/baseline/Baseline.h"
 #include "analyzer/fix/FixApplier.h"
+#include "analyzer/fix/ProjectRoot.h"
 #include "analyzer/output/Output.h"
 #include "analyzer/output/SourceTextCache.h"
 #include "analyzer/suppress/Suppressions.h"
@@ -69,10 +70,17 @@ int showCommands(const AnalyzerOptions &options) {
   return ExitClean;
 }
 
+std::string fixRootFor(const CommandLineOptions &options, const AnalysisPlan &plan) {
+  if (!options.fixRoot.empty())
+    return options.fixRoot;
+  return projectRootOf(plan.databaseFiles);
+}
+
 /// --export-fixes, --fix, --fix-dry-run; only files under `root` change.
 /// Returns an exit code when the run must stop (the YAML cannot be written).
 static int runFixes(const CommandLineOptions &options,
-                    const AnalysisResult &result, const std::string &root) {
+                    const AnalysisResult &result, const std::string &root,
+                    unsigned &skippedFixes) {
   FixOptions fixOptions{root, options.fixDryRun};
   if (!options.exportFixesPath.empty())
     if (llvm::Error error = exportFixes(result.findings, fixOptions,
@@ -83,11 +91,13 @@ static int runFixes(const CommandLineOptions &options,
   FixReport report = applyFixes(result.findings, fixOptions);
   llvm::outs() << report.diff;
   printFixReport(report, llvm::errs());
+  skippedFixes = report.skipped.size();
   return 0;
 }
 
 int writeReportAndFixes(const CommandLineOptions &options,
-                        const CheckRegistry &registry, AnalysisResult &result) {
+                        const CheckRegistry &registry, AnalysisResult &result,
+                        const std::string &fixRoot, unsigned &skippedFixes) {
   SourceTextCache sources; // each source file read once for all of the below
   removeSuppressedFindings(result.findings, sources);
 
@@ -120,7 +130,8 @@ int writeReportAndFixes(const CommandLineOptions &options,
   }
   // The report is complete on stdout before anything else is said on stderr.
   llvm::outs().flush();
-  return runFixes(options, result, output.baseDirectory);
+  return runFixes(options, result, fixRoot.empty() ? output.baseDirectory : fixRoot,
+                  skippedFixes);
 }
 
 } // namespace streamlint

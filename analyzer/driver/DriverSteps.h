@@ -20,9 +20,16 @@ void printSummary(const AnalysisResult &result);
 /// --show-commands: the clang command per TU, and what translation dropped.
 int showCommands(const AnalyzerOptions &options);
 
+/// Where fixes may write: --fix-root, else the project of the compile
+/// database's files (analyzer/fix/ProjectRoot.h), never the cwd.
+std::string fixRootFor(const CommandLineOptions &options, const AnalysisPlan &plan);
+
 /// Suppressions, baseline, then the report in the chosen format; then
-/// --export-fixes / --fix / --fix-dry-run. Returns 0 or an exit code.
+/// --export-fixes / --fix / --fix-dry-run (only files under `fixRoot`
+/// change; `skippedFixes` counts the applicable fixes not applied). Returns 0
+/// or an exit code.
 int writeReportAndFixes(const CommandLineOptions &options,
-                        const CheckRegistry &registry, AnalysisResult &result);
+                        const CheckRegistry &registry, AnalysisResult &result,
+                        const std::string &fixRoot, unsigned &skippedFixes);
 
 } // namespace streamlint

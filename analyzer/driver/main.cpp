@@ -47,9 +47,11 @@ int main(int argc, const char **argv) {
     if (llvm::Error error = mergeTraceFile(options->tracePath, result))
       return fail(llvm::toString(std::move(error)), ExitUsageError);
 
-  if (int code = writeReportAndFixes(*options, registry, result))
+  unsigned skippedFixes = 0;
+  if (int code = writeReportAndFixes(*options, registry, result,
+                                     fixRootFor(*options, *plan), skippedFixes))
     return code;
   if (!options->quiet)
     printSummary(result);
-  return exitCodeFor(result);
+  return exitCodeFor(result, skippedFixes);
 }

@@ -17,12 +17,26 @@ struct FixOptions {
   bool dryRun = false;     // compute the diff, change nothing
 };
 
-/// A fix that was not applied, and why (conflict, outside the project, stale).
+/// Why an applicable fix was not applied; the summary counts each kind.
+enum class SkipReason {
+  Conflict,      // overlaps an earlier fix
+  OutsideRoot,   // edits a file outside the fix root
+  SystemHeader,  // edits a system or CUDA toolkit header
+  Changed,       // the file's bytes differ from the ones analyzed
+  ReadOnly,      // the file (or a link's target) has no write permission bit
+  Unreadable,    // the file cannot be read
+  WriteFailed,   // writing the file failed; it was left intact
+};
+/// "conflicting", "outside the fix root", "changed since analysis", ...
+const char *skipReasonName(SkipReason reason);
+
+/// A fix that was not applied, and why.
 struct SkippedFix {
   std::string checkId;
   SourcePoint location;    // the finding's location
   std::string description; // the fix's description
   std::string reason;      // a sentence naming the file and bytes involved
+  SkipReason kind = SkipReason::Conflict;
 };
 
 /// What applyFixes() did.
@@ -37,7 +51,10 @@ struct FixReport {
 
 /// Applies the `applicable` fixes of `findings`. Identical edits from several
 /// findings (a header seen by two TUs) are applied once; a fix overlapping an
-/// earlier one is skipped whole. Each file is replaced atomically.
+/// earlier one is skipped whole. Each file is replaced atomically, under a
+/// lock on its directory, and only while its bytes are still the ones the
+/// analysis read (TextEdit::fileDigest); a symbolic link's target is
+/// replaced and the link kept; read-only files are left alone.
 FixReport applyFixes(const std::vector<Finding> &findings,
                      const FixOptions &options);
 
@@ -45,7 +62,8 @@ FixReport applyFixes(const std::vector<Finding> &findings,
 llvm::Error exportFixes(const std::vector<Finding> &findings,
                         const FixOptions &options, const std::string &yamlPath);
 
-/// "streamlint: applied N fix(es) in M file(s)", skipped fixes and errors.
+/// "streamlint: applied N fix(es) in M file(s); K skipped (why)", preceded
+/// by one line per skipped fix and per error.
 void printFixReport(const FixReport &report, llvm::raw_ostream &out);
 
 } // namespace streamlint

@@ -3,6 +3,7 @@
 // TUs) are one edit; a fix that overlaps an earlier one is skipped whole, as
 // clang-tidy does, so no file ever gets half of a fix.
 #include "analyzer/fix/FixPlan.h"
+#include "analyzer/fix/ContentDigest.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -79,7 +80,7 @@ std::optional<size_t> offsetOf(llvm::StringRef text, unsigned line,
 class Planner {
 public:
   Planner(const std::vector<Finding> &findings, std::string root)
-      : findings(findings), root(std::move(root)) {}
+      : findings(findings), root(std::move(root)), realRoot(realPathOf(this->root)) {}
 
   FixPlan run() {
     for (size_t i = 0; i < findings.size(); ++i)
@@ -95,10 +96,10 @@ public:
   }
 
 private:
-  void skip(size_t i, size_t j, std::string reason) {
+  void skip(size_t i, size_t j, SkipReason kind, std::string reason) {
     const Finding &finding = findings[i];
     plan.skipped.push_back({finding.checkId, finding.location,
-                            finding.fixes[j].description, std::move(reason)});
+                            finding.fixes[j].description, std::move(reason), kind});
   }
 
   /// The file's contents, read once; nullptr if unreadable.
@@ -114,60 +115,103 @@ private:
     return found->second ? &*found->second : nullptr;
   }
 
-  /// Why `edit` cannot apply to the file as it is now, or "".
-  std::string problemWith(const TextEdit &edit) {
-    if (!isInside(edit.file, root))
-      return edit.file + " is outside the project root " + root;
-    if (isSystemOrToolkit(edit.file))
-      return edit.file + " is a system or CUDA toolkit header";
-    const std::string *text = contents(edit.file);
+  /// A problem that keeps a fix from being applied.
+  struct Problem {
+    SkipReason kind;
+    std::string why;
+  };
+
+  /// Why `edit` cannot apply to the file as it is now; nullopt if it can.
+  /// `real` is the file with symbolic links resolved: a link inside the root
+  /// may point elsewhere (Bazel's execroot, vendored trees), and it is the
+  /// target that gets the edit.
+  std::optional<Problem> problemWith(const TextEdit &edit, const std::string &real) {
+    if (!isInside(edit.file, root) && !isInside(real, root) &&
+        !isInside(real, realRoot))
+      return Problem{SkipReason::OutsideRoot,
+                     edit.file + " is outside the project root " + root + " (set it with --fix-root)"};
+    if (isSystemOrToolkit(edit.file) || isSystemOrToolkit(real))
+      return Problem{SkipReason::SystemHeader,
+                     edit.file + " is a system or CUDA toolkit header"};
+    const std::string *text = contents(real);
     if (!text)
-      return edit.file + " cannot be read";
+      return Problem{SkipReason::Unreadable, edit.file + " cannot be read"};
+    if (std::string why = readOnlyReason(real); !why.empty())
+      return Problem{SkipReason::ReadOnly, edit.file + " is " + why + "; left alone"};
+    if (!edit.fileDigest.empty() && digestOf(real) != edit.fileDigest)
+      return Problem{SkipReason::Changed,
+                     edit.file + " changed since it was analyzed (its content "
+                                 "hash differs); left alone"};
     if (size_t(edit.offset) + edit.length > text->size())
-      return range(edit) + " is past the end of the file (" +
-             std::to_string(text->size()) + " bytes): it changed since the analysis";
+      return Problem{SkipReason::Changed,
+                     range(edit) + " is past the end of the file (" +
+                         std::to_string(text->size()) +
+                         " bytes): it changed since the analysis"};
     if (edit.begin.line > 0) {
       auto expected = offsetOf(*text, edit.begin.line, edit.begin.column);
       if (!expected || *expected != edit.offset)
-        return edit.file + ":" + std::to_string(edit.begin.line) + ":" +
-               std::to_string(edit.begin.column) +
-               " is no longer at byte " + std::to_string(edit.offset) +
-               ": the file changed since the analysis";
+        return Problem{SkipReason::Changed,
+                       edit.file + ":" + std::to_string(edit.begin.line) + ":" +
+                           std::to_string(edit.begin.column) +
+                           " is no longer at byte " + std::to_string(edit.offset) +
+                           ": the file changed since the analysis"};
     }
-    return "";
+    return std::nullopt;
+  }
+
+  const std::string &digestOf(const std::string &real) {
+    std::string &digest = digests[real];
+    if (digest.empty())
+      digest = contentDigest(*contents(real));
+    return digest;
+  }
+
+  const std::string &realOf(const std::string &file) {
+    auto found = reals.find(file);
+    if (found == reals.end())
+      found = reals.emplace(file, realPathOf(file)).first;
+    return found->second;
   }
 
   void consider(size_t i, size_t j) {
     std::vector<TextEdit> edits = findings[i].fixes[j].edits;
+    std::vector<std::string> realFiles; // parallel to edits
     for (TextEdit &edit : edits) {
       edit.file = normalizePath(edit.file);
-      std::string problem = problemWith(edit);
-      if (!problem.empty())
-        return skip(i, j, problem);
+      realFiles.push_back(realOf(edit.file));
+      if (std::optional<Problem> problem = problemWith(edit, realFiles.back()))
+        return skip(i, j, problem->kind, problem->why);
     }
     for (size_t a = 0; a < edits.size(); ++a)
       for (size_t b = a + 1; b < edits.size(); ++b)
-        if (edits[a].file == edits[b].file && overlaps(edits[a], edits[b]))
-          return skip(i, j, "its own edits overlap at " + range(edits[a]));
-    for (const TextEdit &edit : edits) {
-      auto change = plan.files.find(edit.file);
+        if (realFiles[a] == realFiles[b] && overlaps(edits[a], edits[b]))
+          return skip(i, j, SkipReason::Conflict,
+                      "its own edits overlap at " + range(edits[a]));
+    for (size_t e = 0; e < edits.size(); ++e) {
+      const TextEdit &edit = edits[e];
+      auto change = plan.files.find(realFiles[e]);
       if (change == plan.files.end())
         continue;
       for (const PlannedEdit &planned : change->second.edits) {
         if (!overlaps(edit, planned.edit))
           continue;
         const Finding &other = findings[planned.findings.front()];
-        return skip(i, j, "its edit of " + range(edit) + " overlaps the fix of [" +
-                              other.checkId + "] at " + other.location.file + ":" +
-                              std::to_string(other.location.line) + ":" +
-                              std::to_string(other.location.column) + " (" +
-                              range(planned.edit) + ")");
+        return skip(i, j, SkipReason::Conflict,
+                    "its edit of " + range(edit) + " overlaps the fix of [" +
+                        other.checkId + "] at " + other.location.file + ":" +
+                        std::to_string(other.location.line) + ":" +
+                        std::to_string(other.location.column) + " (" +
+                        range(planned.edit) + ")");
       }
     }
-    for (const TextEdit &edit : edits) {
-      auto &change = plan.files[edit.file];
-      if (change.edits.empty())
-        change.original = *contents(edit.file);
+    PlannedFix accepted{i, j, {}};
+    for (size_t e = 0; e < edits.size(); ++e) {
+      const TextEdit &edit = edits[e];
+      auto &change = plan.files[realFiles[e]];
+      if (change.edits.empty()) {
+        change.original = *contents(realFiles[e]);
+        change.namedPath = edit.file;
+      }
       auto same = llvm::find_if(change.edits, [&](const PlannedEdit &p) {
         return identical(p.edit, edit);
       });
@@ -175,14 +219,19 @@ private:
         same->findings.push_back(i); // a duplicate: merged, applied once
       else
         change.edits.push_back({edit, {i}});
+      if (!llvm::is_contained(accepted.files, realFiles[e]))
+        accepted.files.push_back(realFiles[e]);
     }
-    plan.fixes.push_back({i, j});
+    plan.fixes.push_back(std::move(accepted));
   }
 
   const std::vector<Finding> &findings;
   std::string root;
+  std::string realRoot; // the root with symbolic links resolved
   FixPlan plan;
-  std::map<std::string, std::optional<std::string>> cache;
+  std::map<std::string, std::optional<std::string>> cache; // by real path
+  std::map<std::string, std::string> digests;                 // by real path
+  std::map<std::string, std::string> reals;                   // named -> real
 };
 
 } // namespace
@@ -192,6 +241,13 @@ std::string normalizePath(llvm::StringRef path) {
   llvm::sys::fs::make_absolute(result);
   llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
   return std::string(result);
+}
+
+std::string realPathOf(const std::string &path) {
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(path, real, /*expand_tilde=*/false))
+    return path;
+  return std::string(real);
 }
 
 std::string normalizedRoot(const std::string &projectRoot) {

@@ -19,11 +19,14 @@ struct PlannedEdit {
 struct PlannedFix {
   size_t finding;
   size_t fix;
+  std::vector<std::string> files; // the real paths it edits
 };
 
 struct FixPlan {
-  /// Per file (absolute, normalized): original contents and edits by offset.
+  /// Per real file (absolute, symbolic links resolved): the path the
+  /// findings name, original contents and edits by offset.
   struct FileChange {
+    std::string namedPath;
     std::string original;
     std::vector<PlannedEdit> edits;
   };
@@ -50,6 +53,24 @@ std::string unifiedDiff(const std::string &displayPath,
 /// fsync, the original's mode, rename. On failure the original is untouched.
 llvm::Error writeFileAtomically(const std::string &path,
                                 const std::string &contents);
+
+/// What replaceIfUnchanged() did.
+enum class ReplaceOutcome { Replaced, Changed, ReadOnly };
+
+/// Under an exclusive flock(2) of `realPath`'s directory (so two streamlint
+/// runs never interleave), re-reads the file and replaces it atomically only
+/// if it still holds exactly `expected` and is writable by its mode bits.
+llvm::Expected<ReplaceOutcome> replaceIfUnchanged(const std::string &realPath,
+                                                  const std::string &expected,
+                                                  const std::string &contents);
+
+/// Why `realPath` must not be written ("read-only (mode 0444)"), or "".
+/// Looks at the permission bits, not at whether a write would succeed (root
+/// may write anything).
+std::string readOnlyReason(const std::string &realPath);
+
+/// `path` with every symbolic link resolved; `path` itself if it cannot be.
+std::string realPathOf(const std::string &path);
 
 /// `file` relative to `root` when inside it, else `file`.
 std::string relativeTo(const std::string &file, const std::string &root);

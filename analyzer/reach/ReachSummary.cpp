@@ -100,7 +100,7 @@ static std::vector<SourcePoint> pointsFrom(const json &j) {
 static json editJson(const TextEdit &e) {
   return {{"file", e.file}, {"offset", e.offset}, {"length", e.length},
           {"replacement", e.replacement}, {"begin", pointJson(e.begin)},
-          {"end", pointJson(e.end)}};
+          {"end", pointJson(e.end)}, {"fileDigest", e.fileDigest}};
 }
 static TextEdit editFrom(const json &j) {
   TextEdit e;
@@ -110,6 +110,7 @@ static TextEdit editFrom(const json &j) {
   e.replacement = j.at("replacement").get<std::string>();
   e.begin = pointFrom(j.at("begin"));
   e.end = pointFrom(j.at("end"));
+  e.fileDigest = j.value("fileDigest", "");
   return e;
 }
 

@@ -12,8 +12,11 @@ void enqueue(float *d, cudaStream_t stream = 0) {
   kernel<<<1, 32, 0, stream>>>(d);
 }
 
-// One stream parameter, used by a neighbouring call: pass it.
+// One stream parameter, used by a neighbouring call: pass it. Nothing is
+// pending on entry and s is drained before returning, so moving the work to
+// s keeps every edge the legacy stream gave (docs/fixes.md).
 void withParameter(float *d, const float *h, size_t n, cudaStream_t s) {
+  cudaDeviceSynchronize();
   cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);
   kernel<<<1, 32>>>(d);
   kernel<<<dim3(4, 4), dim3(8, 8), 128>>>(d);
@@ -24,11 +27,19 @@ void withParameter(float *d, const float *h, size_t n, cudaStream_t s) {
                   cudaMemcpyHostToDevice);
   CUDA_CHECK(cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice));
   enqueue(d);
+  cudaStreamSynchronize(s);
+}
+
+// No edit inside a macro body; cudaStreamLegacy spelled out is advice only.
+void macroAndLegacy(float *d, cudaStream_t s) {
+  kernel<<<1, 32, 0, s>>>(d);
   LAUNCH_ON_DEFAULT(d);                       // in a macro body: no edit
   kernel<<<1, 32, 0, cudaStreamLegacy>>>(d);  // explicit: advice only
 }
 
-// A stream created in the function.
+// A stream created in the function, non-blocking. Not applied: the
+// function returns with the memset in flight, and work its callers issue
+// afterwards relied on the legacy stream to order it (docs/fixes.md).
 void withCreatedStream(float *d, size_t n) {
   cudaStream_t work;
   cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking);

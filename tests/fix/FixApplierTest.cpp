@@ -203,7 +203,7 @@ TEST(PrintFixReport, NamesSkippedFixesAndCounts) {
   llvm::raw_string_ostream out(text);
   printFixReport(report, out);
   EXPECT_EQ(text, "streamlint: fix not applied for [default-stream] at /p/a.cu:3:5: why\n"
-                  "streamlint: applied 2 fix(es) in 1 file(s); 1 skipped\n");
+                  "streamlint: applied 2 fix(es) in 1 file(s); 1 skipped (1 conflicting)\n");
 }
 
 } // namespace

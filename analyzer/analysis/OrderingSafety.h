@@ -1,0 +1,55 @@
+#pragma once
+// Whether a fix that moves work off the legacy default stream, or narrows a
+// device-wide wait to one stream, keeps every happens-before edge the old
+// code had. Shared by every check whose fix changes which stream work runs on
+// or what a wait waits for (default-stream, device-sync): such a fix is
+// applicable only when this says so. Rules and examples: docs/fixes.md.
+//
+// The analysis looks at the enclosing function (and the bodies of functions
+// it calls that are defined in the TU). Work before the function is entered
+// and after it returns is unknown unless the function is main: it counts as
+// depending on the old ordering unless a wait in the function covers it.
+
+#include "analyzer/Finding.h"
+#include "analyzer/analysis/TranslationUnitContext.h"
+
+#include "clang/AST/Expr.h"
+
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// What checking a stream-changing fix found.
+struct OrderingVerdict {
+  /// Every edge is kept (with `waits` inserted, if any).
+  bool keepsOrdering = false;
+  /// `cudaStreamSynchronize(target);` inserted before the first operation
+  /// that relied on the old ordering, on each path after the work.
+  std::vector<TextEdit> waits;
+  /// Why not (when !keepsOrdering): names the operation that depended on the
+  /// old ordering and where it is.
+  std::string brokenBy;
+  /// When waits were added: "waits for 's' before the cudaMemcpy at line 14".
+  std::string waitNote;
+};
+
+/// One call a fix moves off the legacy default stream: a launch or
+/// stream-ordered call, or a call of a user function whose defaulted stream
+/// parameter `calleeParameter` gets the target stream.
+struct MovedCall {
+  const clang::CallExpr *call = nullptr;
+  const clang::ParmVarDecl *calleeParameter = nullptr;
+};
+
+/// Moving every call of `group` (all in one function) to the stream variable
+/// `target` together: `--fix` applies all of their fixes or none, so each is
+/// judged with the others already moved. One verdict for the group.
+OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::VarDecl &target,
+                                  TranslationUnitContext &context, bool perThreadBuild);
+
+/// Replacing the device-wide wait `sync` by cudaStreamSynchronize(target).
+OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
+                                  TranslationUnitContext &context, bool perThreadBuild);
+
+} // namespace streamlint

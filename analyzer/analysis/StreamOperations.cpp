@@ -1,0 +1,399 @@
+// Collecting a function's CUDA operations for the ordering analysis. The API
+// facts used here (which calls wait, which copy runs on the default stream)
+// are the ordering-relevant subset; stream arguments come from
+// StreamResolution.
+#include "analyzer/analysis/StreamOperations.h"
+#include "analyzer/analysis/StreamResolution.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace streamlint {
+namespace {
+
+/// Synchronous copies and sets: they run on the default stream.
+bool isSynchronousCopy(llvm::StringRef name) {
+  static const llvm::StringSet<> names = {
+      "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol",
+      "cudaMemcpyFromSymbol", "cudaMemcpyPeer", "cudaMemcpy3DPeer",
+      "cudaMemcpyToArray", "cudaMemcpyFromArray", "cudaMemcpy2DToArray",
+      "cudaMemcpy2DFromArray", "cudaMemcpyArrayToArray", "cudaMemcpy2DArrayToArray",
+      "cudaMemset", "cudaMemset2D", "cudaMemset3D", "cuMemcpy", "cuMemcpyHtoD",
+      "cuMemcpyDtoH", "cuMemcpyDtoD", "cuMemcpy2D", "cuMemcpy3D", "cuMemsetD8",
+      "cuMemsetD16", "cuMemsetD32"};
+  return names.contains(name);
+}
+
+bool isLibraryName(llvm::StringRef name) {
+  for (llvm::StringRef prefix : {"cublas", "cufft", "curand", "cusparse", "cusolver",
+                                 "nccl", "cudnn", "nvjpeg", "npp", "cutensor"})
+    if (name.starts_with(prefix))
+      return true;
+  return false;
+}
+
+/// Library and runtime calls that set things up or ask questions.
+bool isBookkeeping(llvm::StringRef name) {
+  for (llvm::StringRef part : {"Create", "Destroy", "Set", "Get", "Plan", "Query",
+                               "Version", "Attach", "Register"})
+    if (name.contains(part))
+      return true;
+  return false;
+}
+
+bool isCudaName(llvm::StringRef name) {
+  return name.starts_with("cuda") ||
+         (name.size() > 2 && name.starts_with("cu") && std::isupper(name[2]));
+}
+
+/// `cudaMemcpyDeviceToHost` (or the copy's implicit direction) is passed.
+bool copiesToHost(const clang::CallExpr &call, llvm::StringRef name) {
+  int kindArgument = name == "cudaMemcpy" ? 3 : name == "cudaMemcpy2D" ? 6
+                   : name == "cudaMemcpyFromSymbol" ? 4 : -1;
+  if (name == "cuMemcpyDtoH")
+    return true;
+  if (kindArgument < 0 || unsigned(kindArgument) >= call.getNumArgs())
+    return false;
+  const clang::Expr *kind = call.getArg(kindArgument);
+  if (llvm::isa<clang::CXXDefaultArgExpr>(kind))
+    return name == "cudaMemcpyFromSymbol";
+  if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(kind->IgnoreParenImpCasts()))
+    return ref->getDecl()->getName() == "cudaMemcpyDeviceToHost";
+  return false;
+}
+
+/// The variable `expr` names, through `&v` and parentheses.
+const clang::Decl *variableOf(const clang::Expr *expr) {
+  if (!expr)
+    return nullptr;
+  expr = expr->IgnoreParenImpCasts();
+  if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(expr))
+    if (unary->getOpcode() == clang::UO_AddrOf)
+      expr = unary->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr))
+    if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+      return var->getCanonicalDecl();
+  return nullptr;
+}
+
+/// Source-order walk of one body; lambdas are other functions.
+class OperationCollector : public clang::RecursiveASTVisitor<OperationCollector> {
+public:
+  OperationCollector(const clang::FunctionDecl &function, clang::ASTContext &ast,
+                     bool perThread, unsigned depth)
+      : function_(function), ast_(ast), perThread_(perThread), depth_(depth) {}
+
+  bool TraverseLambdaExpr(clang::LambdaExpr *) { return true; }
+  bool VisitReturnStmt(clang::ReturnStmt *stmt) {
+    StreamOperation op;
+    op.node = stmt;
+    op.what = "return";
+    op.effect = OperationEffect::Return;
+    add(std::move(op));
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr *call) {
+    if (skipped_.count(call))
+      return true;
+    if (auto *launch = llvm::dyn_cast<clang::CUDAKernelCallExpr>(call))
+      skipped_.insert(launch->getConfig());
+    StreamOperation op = classify(*call);
+    if (op.effect != OperationEffect::Neutral)
+      add(std::move(op));
+    return true;
+  }
+
+  std::vector<StreamOperation> take() { return std::move(operations_); }
+
+private:
+  void add(StreamOperation op) {
+    locate(op);
+    operations_.push_back(std::move(op));
+  }
+
+  /// Fills the branches and loops between `op.node` and the body.
+  void locate(StreamOperation &op) {
+    clang::DynTypedNode child = clang::DynTypedNode::create(*op.node);
+    for (int guard = 0; guard < 256; ++guard) {
+      auto parents = ast_.getParents(child);
+      if (parents.empty())
+        return;
+      const clang::Stmt *parent = parents[0].get<clang::Stmt>();
+      if (!parent)
+        return; // reached the function
+      const clang::Stmt *from = child.get<clang::Stmt>();
+      if (const auto *branch = llvm::dyn_cast<clang::IfStmt>(parent)) {
+        if (from != branch->getCond() && from != branch->getInit() &&
+            from != branch->getConditionVariableDeclStmt())
+          op.conditions.push_back(parent);
+      } else if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::CXXForRangeStmt>(parent)) {
+        const auto *forStmt = llvm::dyn_cast<clang::ForStmt>(parent);
+        if (!forStmt || from != forStmt->getInit()) {
+          op.conditions.push_back(parent);
+          op.loops.push_back(parent);
+        }
+      } else if (const auto *doStmt = llvm::dyn_cast<clang::DoStmt>(parent)) {
+        // The body runs at least once; `do ... while (0)` is not a loop.
+        clang::Expr::EvalResult value;
+        bool once = doStmt->getCond()->EvaluateAsInt(value, ast_) && value.Val.getInt() == 0;
+        if (!once)
+          op.loops.push_back(parent);
+      } else if (llvm::isa<clang::SwitchStmt>(parent)) {
+        if (from == llvm::cast<clang::SwitchStmt>(parent)->getBody())
+          op.conditions.push_back(parent);
+      } else if (const auto *choice = llvm::dyn_cast<clang::AbstractConditionalOperator>(parent)) {
+        if (from != choice->getCond())
+          op.conditions.push_back(parent);
+      } else if (const auto *binary = llvm::dyn_cast<clang::BinaryOperator>(parent)) {
+        if (binary->isLogicalOp() && from == binary->getRHS())
+          op.conditions.push_back(parent);
+      }
+      child = parents[0];
+    }
+  }
+
+  StreamOperation classify(const clang::CallExpr &call) {
+    StreamOperation op;
+    op.node = &call;
+    if (llvm::isa<clang::CUDAKernelCallExpr>(call)) {
+      op.what = "kernel launch";
+      return enqueue(op, call);
+    }
+    const clang::FunctionDecl *callee = call.getDirectCallee();
+    if (!callee) {
+      op.what = "indirect call";
+      op.effect = OperationEffect::Opaque;
+      return op;
+    }
+    std::string name = callee->getIdentifier() ? runtimeApiBaseName(*callee) : "";
+    op.what = name.empty() ? callee->getNameAsString() : name;
+    const clang::SourceManager &sm = ast_.getSourceManager();
+    bool system = sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation()));
+    if (!name.empty() && isCudaName(name) && (system || !callee->hasBody()))
+      return classifyCudaApi(op, call, name);
+    if (!name.empty() && isLibraryName(name)) {
+      op.effect = isBookkeeping(name) ? OperationEffect::Neutral : OperationEffect::Opaque;
+      return op;
+    }
+    if (system)
+      return op; // the C and C++ libraries: no CUDA work
+    op.what = "call of '" + callee->getNameAsString() + "'";
+    const clang::FunctionDecl *definition = callee->getDefinition();
+    if (!definition || !definition->hasBody() || depth_ >= 4) {
+      op.effect = OperationEffect::Opaque;
+      return op;
+    }
+    FunctionOperations inner;
+    OperationCollector collector(*definition, ast_, perThread_, depth_ + 1);
+    collector.TraverseStmt(definition->getBody());
+    for (const StreamOperation &innerOp : collector.take())
+      if (innerOp.effect != OperationEffect::Return)
+        op.effect = OperationEffect::Opaque;
+    return op;
+  }
+
+  StreamOperation classifyCudaApi(StreamOperation &op, const clang::CallExpr &call,
+                                  llvm::StringRef name) {
+    if (name == "cudaDeviceSynchronize" || name == "cudaThreadSynchronize" ||
+        name == "cuCtxSynchronize") {
+      op.effect = OperationEffect::HostWaitsAll;
+      return op;
+    }
+    if (name == "cudaStreamSynchronize" || name == "cuStreamSynchronize") {
+      op.effect = OperationEffect::HostWaitsStream;
+      op.stream = orderingStreamOf(call, function_, ast_, perThread_);
+      op.blocking = blockingFor(op.stream);
+      return op;
+    }
+    if (name == "cudaEventSynchronize" || name == "cuEventSynchronize") {
+      auto recorded = call.getNumArgs() ? eventStreams_.find(variableOf(call.getArg(0)))
+                                        : eventStreams_.end();
+      if (recorded != eventStreams_.end()) {
+        op.effect = OperationEffect::HostWaitsStream;
+        op.stream = recorded->second;
+        op.blocking = blockingFor(op.stream);
+      }
+      return op;
+    }
+    if (isSynchronousCopy(name)) {
+      op.effect = OperationEffect::Enqueue;
+      bool ptds = call.getDirectCallee()->getName().ends_with("_ptds");
+      op.stream.kind = perThread_ || ptds ? OrderingStream::PerThread : OrderingStream::Legacy;
+      op.blocking = StreamBlocking::Blocking;
+      op.hostWaits = copiesToHost(call, name);
+      return op;
+    }
+    if (name.starts_with("cudaStream") || name.starts_with("cuStream")) {
+      if (name != "cudaStreamWaitEvent" && name != "cudaStreamAddCallback" &&
+          name != "cuStreamWaitEvent" && name != "cudaStreamAttachMemAsync")
+        return op; // create, destroy, query, flags, capture bookkeeping
+    }
+    if (!streamArgumentOf(call) || isBookkeeping(name))
+      return op;
+    enqueue(op, call);
+    if ((name == "cudaEventRecord" || name == "cudaEventRecordWithFlags") &&
+        call.getNumArgs())
+      if (const clang::Decl *event = variableOf(call.getArg(0)))
+        eventStreams_[event] = op.stream;
+    return op;
+  }
+
+  StreamOperation &enqueue(StreamOperation &op, const clang::CallExpr &call) {
+    op.effect = OperationEffect::Enqueue;
+    op.stream = orderingStreamOf(call, function_, ast_, perThread_);
+    op.blocking = blockingFor(op.stream);
+    return op;
+  }
+
+  StreamBlocking blockingFor(const OrderingStream &stream) {
+    switch (stream.kind) {
+    case OrderingStream::Legacy:
+    case OrderingStream::PerThread:
+      return StreamBlocking::Blocking;
+    case OrderingStream::Variable:
+      return blockingOf(stream.variable, function_, ast_);
+    case OrderingStream::Unknown:
+      return StreamBlocking::Unknown;
+    }
+    return StreamBlocking::Unknown;
+  }
+
+  const clang::FunctionDecl &function_;
+  clang::ASTContext &ast_;
+  bool perThread_;
+  unsigned depth_;
+  std::vector<StreamOperation> operations_;
+  std::set<const clang::Stmt *> skipped_;
+  std::map<const clang::Decl *, OrderingStream> eventStreams_;
+};
+
+/// Finds cudaStreamCreate*(&stream, ...) calls and assignments to `stream`.
+class CreationFinder : public clang::RecursiveASTVisitor<CreationFinder> {
+public:
+  CreationFinder(const clang::Decl *stream, clang::ASTContext &ast)
+      : stream_(stream), ast_(ast) {}
+  StreamBlocking result = StreamBlocking::Unknown;
+  bool seen = false, conflicting = false;
+
+  bool VisitCallExpr(clang::CallExpr *call) {
+    const clang::FunctionDecl *callee = call->getDirectCallee();
+    if (!callee || !callee->getIdentifier() || !call->getNumArgs() ||
+        variableOf(call->getArg(0)) != stream_)
+      return true;
+    llvm::StringRef name = callee->getName();
+    if (name == "cudaStreamCreate")
+      note(StreamBlocking::Blocking);
+    else if (name == "cudaStreamCreateWithFlags" || name == "cudaStreamCreateWithPriority" ||
+             name == "cuStreamCreate" || name == "cuStreamCreateWithPriority")
+      note(call->getNumArgs() > 1 ? flagsBlocking(call->getArg(1)) : StreamBlocking::Unknown);
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *op) {
+    if (op->isAssignmentOp() && variableOf(op->getLHS()) == stream_)
+      note(StreamBlocking::Unknown);
+    return true;
+  }
+
+private:
+  void note(StreamBlocking blocking) {
+    if (seen && blocking != result)
+      conflicting = true;
+    seen = true;
+    result = blocking;
+  }
+  StreamBlocking flagsBlocking(const clang::Expr *flags) {
+    clang::Expr::EvalResult value;
+    if (!flags->EvaluateAsInt(value, ast_))
+      return StreamBlocking::Unknown;
+    return (value.Val.getInt().getZExtValue() & 1) ? StreamBlocking::NonBlocking
+                                                   : StreamBlocking::Blocking;
+  }
+  const clang::Decl *stream_;
+  clang::ASTContext &ast_;
+};
+
+} // namespace
+
+StreamBlocking blockingOf(const clang::Decl *stream, const clang::FunctionDecl &function,
+                          clang::ASTContext &ast) {
+  if (!stream || !function.hasBody())
+    return StreamBlocking::Unknown;
+  const auto *var = llvm::dyn_cast<clang::VarDecl>(stream);
+  if (!var || !var->isLocalVarDecl())
+    return StreamBlocking::Unknown; // parameters, globals: created elsewhere
+  CreationFinder finder(stream->getCanonicalDecl(), ast);
+  finder.TraverseStmt(function.getBody());
+  return finder.conflicting ? StreamBlocking::Unknown : finder.result;
+}
+
+OrderingStream orderingStreamOf(const clang::CallExpr &call, const clang::FunctionDecl &function,
+                                clang::ASTContext &ast, bool perThreadDefaultStream) {
+  OrderingStream stream;
+  std::optional<StreamArgumentSite> site = streamArgumentOf(call);
+  if (!site)
+    return stream;
+  StreamClassification classified = classifyStreamArgument(site->argument, ast, &function);
+  bool ptsz = false;
+  if (const clang::FunctionDecl *callee = call.getDirectCallee())
+    ptsz = callee->getIdentifier() && callee->getName().ends_with("_ptsz");
+  switch (classified.kind) {
+  case StreamKind::Omitted:
+  case StreamKind::Null:
+    stream.kind = perThreadDefaultStream || ptsz ? OrderingStream::PerThread
+                                                 : OrderingStream::Legacy;
+    break;
+  case StreamKind::Legacy:
+    stream.kind = OrderingStream::Legacy;
+    break;
+  case StreamKind::PerThread:
+    stream.kind = OrderingStream::PerThread;
+    break;
+  case StreamKind::Named:
+    if (classified.variable) {
+      stream.kind = OrderingStream::Variable;
+      stream.variable = classified.variable->getCanonicalDecl();
+    }
+    break;
+  case StreamKind::Unknown:
+    break;
+  }
+  return stream;
+}
+
+FunctionOperations operationsOf(const clang::FunctionDecl &function, clang::ASTContext &ast,
+                                bool perThreadDefaultStream) {
+  FunctionOperations result;
+  result.function = &function;
+  result.isMain = function.isMain();
+  if (!function.hasBody())
+    return result;
+  OperationCollector collector(function, ast, perThreadDefaultStream, 0);
+  collector.TraverseStmt(function.getBody());
+  result.operations = collector.take();
+  StreamOperation end; // falling off the end returns too
+  end.node = function.getBody();
+  end.what = "return";
+  end.effect = OperationEffect::Return;
+  result.operations.push_back(std::move(end));
+  return result;
+}
+
+std::string describeLine(const clang::Stmt &node, const clang::FunctionDecl &function,
+                         const clang::SourceManager &sources) {
+  clang::SourceLocation at = sources.getExpansionLoc(node.getBeginLoc());
+  std::string line = std::to_string(sources.getExpansionLineNumber(at));
+  if (sources.getFileID(at) ==
+      sources.getFileID(sources.getExpansionLoc(function.getLocation())))
+    return "line " + line;
+  return llvm::sys::path::filename(sources.getFilename(at)).str() + ":" + line;
+}
+
+} // namespace streamlint

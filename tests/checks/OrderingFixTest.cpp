@@ -1,0 +1,77 @@
+// Stream-changing fixes and the ordering they must keep (docs/fixes.md): in
+// testdata/fixes/*-ordering.cu, a finding's line ending in "// applied" must
+// carry an applicable fix, and one ending in "// not applied: <reason>" a fix
+// that --fix does not apply whose description contains <reason>. The edits
+// themselves are compared with the goldens by FixGoldenTest.
+#include "TestEnvironment.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace streamlint::testing {
+namespace {
+
+struct Marker {
+  unsigned line;
+  bool applied;
+  std::string reason;
+};
+
+std::vector<Marker> markersIn(const std::string &path) {
+  std::ifstream stream(path);
+  std::vector<Marker> markers;
+  std::string text;
+  for (unsigned line = 1; std::getline(stream, text); ++line) {
+    size_t notApplied = text.find("// not applied: ");
+    if (notApplied != std::string::npos)
+      markers.push_back({line, false, text.substr(notApplied + 16)});
+    else if (text.size() >= 11 && text.compare(text.size() - 11, 11, "// applied") == 0)
+      markers.push_back({line, true, ""});
+  }
+  return markers;
+}
+
+class OrderingFix : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(OrderingFix, MarkersMatchFindings) {
+  auto [name, check] = GetParam();
+  std::string path = testdataDirectory() + "/fixes/" + name;
+  std::vector<Marker> markers = markersIn(path);
+  ASSERT_FALSE(markers.empty()) << path;
+  AnalysisResult result = analyzeForTest(entriesFor({path}, {}, CudaEnvironment::Stub),
+                                         "-*," + check, {});
+  ASSERT_TRUE(result.problems.empty()) << "input does not compile";
+  for (const Marker &marker : markers) {
+    const FixIt *fix = nullptr;
+    for (const Finding &finding : result.findings)
+      if (finding.location.line == marker.line && !finding.fixes.empty())
+        fix = &finding.fixes.front();
+    ASSERT_NE(fix, nullptr) << name << ":" << marker.line << ": no finding with a fix";
+    EXPECT_EQ(fix->applicable, marker.applied)
+        << name << ":" << marker.line << ": " << fix->description;
+    if (!marker.applied) {
+      EXPECT_NE(fix->description.find("not applied by --fix: "), std::string::npos)
+          << fix->description;
+      EXPECT_NE(fix->description.find(marker.reason), std::string::npos)
+          << name << ":" << marker.line << ": expected '" << marker.reason << "' in: "
+          << fix->description;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Testdata, OrderingFix,
+    ::testing::Values(std::make_pair("default-stream-ordering.cu", "default-stream"),
+                      std::make_pair("device-sync-ordering.cu", "device-sync")),
+    [](const auto &info) {
+      std::string name = info.param.second;
+      for (char &c : name)
+        if (c == '-')
+          c = '_';
+      return name;
+    });
+
+} // namespace
+} // namespace streamlint::testing
