@@ -15,7 +15,7 @@
 #       times), and prints a table: median wall time before/after and the
 #       ratio. Exit 1 on any difference, 77 without a GPU.
 #
-# CASES: one case per line, tab-separated:
+# CASES: one case per line, fields separated by |:
 #   name  source-dir  sources (space-separated, relative)  nvcc-flags  args  filter-regex
 # (filter-regex: grep -E pattern of stdout lines to drop before comparing;
 #  "-" for none). Lines starting with # are comments.
@@ -29,12 +29,12 @@ prepare() {
   local nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
   [ -x "$nvcc" ] || { echo "SKIP: nvcc not found"; exit 77; }
   [ -x "$streamlint" ] || { echo "FAIL: $streamlint not built"; exit 1; }
-  mkdir -p "$out/bin" "$out/src"
+  mkdir -p "$out/bin"
   : >"$out/cases.tsv"
   local failures=0
-  while IFS=$'\t' read -r name dir sources flags args filter; do
+  while IFS='|' read -r name dir sources flags args filter; do
     case "$name" in ''|'#'*) continue ;; esac
-    local base=$out/src/$name
+    local base=${FIX_PROOF_SRC:-$out/src}/$name
     rm -rf "$base"; mkdir -p "$base"
     cp -r "$dir" "$base/before"; cp -r "$dir" "$base/after"
     local sep="" file
@@ -73,7 +73,7 @@ PY
         { echo "FAIL: $name: nvcc $variant"; tail -5 "$base/nvcc.$variant.log"; ok=0; }
     done
     [ $ok = 1 ] || { failures=$((failures + 1)); continue; }
-    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$applied" "$kinds" "$args" "$filter" >>"$out/cases.tsv"
+    printf '%s|%s|%s|%s|%s\n' "$name" "$applied" "$kinds" "$args" "$filter" >>"$out/cases.tsv"
     echo "prepared $name: $applied fix(es) applied ($kinds)"
   done <"$cases"
   [ $failures = 0 ]
@@ -129,7 +129,7 @@ run() {
   echo "| case | exit | identical (4 runs) | filtered lines | before median us | after median us | after/before | before+probe us | after+probe us |"
   echo "|---|---|---|---|---|---|---|---|---|"
   local failures=0
-  while IFS=$'\t' read -r name applied kinds args filter; do
+  while IFS='|' read -r name applied kinds args filter; do
     run_case "$name" "$reps" "$args" "$filter" || failures=$((failures + 1))
   done <"$out/cases.tsv"
   [ $failures = 0 ] || { echo "FAIL: $failures case(s) differ"; exit 1; }

@@ -24,6 +24,9 @@ std::vector<Marker> markersIn(const std::string &path) {
   std::vector<Marker> markers;
   std::string text;
   for (unsigned line = 1; std::getline(stream, text); ++line) {
+    size_t code = text.find_first_not_of(" \t");
+    if (code == std::string::npos || text.compare(code, 2, "//") == 0)
+      continue; // comment lines describe the markers; they are not markers
     size_t notApplied = text.find("// not applied: ");
     if (notApplied != std::string::npos)
       markers.push_back({line, false, text.substr(notApplied + 16)});
