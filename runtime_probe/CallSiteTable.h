@@ -32,6 +32,8 @@ struct SiteRecord {
   std::atomic<std::uint64_t> callbackThreadCalls{0}; // on the driver's thread
   std::atomic<std::uint64_t> callbackThreadErrors{0};
   std::atomic<std::int32_t> lastCallbackThreadError{0};
+  std::atomic<std::uint64_t> churn{0};    // allocations/frees judged churn
+  std::atomic<std::uint64_t> ownFreed{0}; // frees of memory this site returned
 };
 
 /// Hash of a raw stack and the API name pointer; never 0.

@@ -4,10 +4,12 @@
 // the handlers, aggregated per call site in a lock-free table, and the raw
 // trace is written once at exit or on a fatal signal.
 
+#include "AllocationChurn.h"
 #include "ApiCatalog.h"
 #include "CallParams.h"
 #include "CallSiteTable.h"
 #include "ModuleMap.h"
+#include "PinnedMemoryTracker.h"
 #include "ProbeHandlers.h"
 #include "RawTrace.h"
 #include "StackCapture.h"
@@ -32,11 +34,27 @@ namespace {
 constexpr std::size_t kSiteCapacity = 8192;
 constexpr unsigned kAppFramesKept = 10; // enough to pass cudart and stubs
 constexpr unsigned kMaxCallbackIds = 1024;
+constexpr std::size_t kLiveAllocations = 1 << 15;
+
+// Driver entry points the checks flag (alloc-in-loop, device-sync). Their
+// callbacks are on from the start; a call nested in a runtime call (cudart
+// calling the driver) returns at once, one made by the application is a
+// site of its own.
+constexpr CUpti_CallbackId kDriverSiteCallbacks[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,      CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,  CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,     CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,       CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
+};
 
 /// Process-wide probe state; leaked on purpose so that nothing is destroyed
 /// while late callbacks or signal handlers may still read it.
 struct ProbeState {
   CallSiteTable table{kSiteCapacity};
+  AllocationChurn churn{kLiveAllocations};
+  PinnedMemoryTracker pinned;
   ModuleMap modules;
   CudaModules cudaModules;
   Unwinder unwinder = Unwinder::Libunwind;
@@ -45,6 +63,7 @@ struct ProbeState {
   CUpti_SubscriberHandle subscriber = nullptr;
   std::atomic<bool> driverLaunchesOn{false}; // see enableDriverLaunches
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
+  std::atomic<std::uint16_t> driverTraitsByCallbackId[kMaxCallbackIds] = {};
 };
 ProbeState *gProbe = nullptr;
 
@@ -57,6 +76,7 @@ struct ThreadState {
   unsigned walkDepth = 0; // see captureStack
   std::uint64_t startNs = 0;
   ApiCall call;
+  PinnedMemoryTracker::ThreadCache pinnedCache;
 };
 thread_local ThreadState tThread;
 
@@ -66,13 +86,15 @@ std::uint64_t nowNs() {
   return std::uint64_t(ts.tv_sec) * 1000000000ull + ts.tv_nsec;
 }
 
-std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name) {
+std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name, bool driver) {
   if (cbid >= kMaxCallbackIds)
     return name ? classifyApi(name) : TraitKnown;
-  std::uint16_t t = gProbe->traitsByCallbackId[cbid].load(std::memory_order_relaxed);
+  auto &slot = driver ? gProbe->driverTraitsByCallbackId[cbid]
+                      : gProbe->traitsByCallbackId[cbid];
+  std::uint16_t t = slot.load(std::memory_order_relaxed);
   if (!(t & TraitKnown)) { // first call of this API: classify once
     t = name ? classifyApi(name) : TraitKnown;
-    gProbe->traitsByCallbackId[cbid].store(t, std::memory_order_relaxed);
+    slot.store(t, std::memory_order_relaxed);
   }
   return t;
 }
@@ -108,28 +130,42 @@ void enableDriverLaunches(ThreadState &t) {
 
 constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
                                        TraitAllocation | TraitSynchronization;
-// The checks whose evidence reports host time; other calls (launches above
-// all) are not timed: two clock reads are a tenth of a launch's budget.
-constexpr std::uint16_t kTimed = TraitMemcpyAsync | TraitAllocation |
-                                 TraitSynchronization;
+// Host time is read only where some evidence reports it: allocations
+// (alloc-in-loop), copies from pageable memory (pageable-memcpy-async's cost)
+// and device-wide waits (device-sync). A launch, a pinned copy or a wait on
+// the program's own stream is not timed: two clock reads are a tenth of a
+// launch's budget.
+bool reportsHostTime(const ApiCall &call) {
+  if (call.traits & TraitAllocation)
+    return true;
+  if (call.traits & TraitMemcpyAsync)
+    return call.hostMemory == HostMemory::Pageable;
+  if (call.traits & TraitSynchronization)
+    return (call.traits & TraitDeviceWide) || call.stream == StreamKind::Legacy;
+  return false;
+}
 
 __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_CallbackId cbid,
-                           const CUpti_CallbackData *cb) {
+                           const CUpti_CallbackData *cb, bool driver = false) {
   if (t.depth++ > 0)
     return; // cudart calling itself: the outermost call is the site
   t.call = ApiCall{};
-  t.call.traits = traitsFor(cbid, cb->functionName);
+  t.call.traits = traitsFor(cbid, cb->functionName, driver);
   // No check looks at this call (cudaGetLastError, cudaGetDevice, ...) unless
   // it runs on the driver's callback thread: no params, no clock, no unwind.
   t.skip = !(t.call.traits & kInteresting) && !onDriverThread(t);
   if (t.skip)
     return;
-  if (cb->functionParams)
-    readParams(cbid, cb->functionParams, t.call, t.inProbe);
+  if (driver) {
+    readDriverParams(cbid, cb->functionParams, t.call);
+  } else if (cb->functionParams) {
+    ParamsContext context{gProbe->pinned, t.pinnedCache, t.inProbe};
+    readParams(cbid, cb->functionParams, t.call, context);
+  }
   if ((t.call.traits & TraitLaunch) && t.call.stream == StreamKind::Unknown &&
       !gProbe->driverLaunchesOn.load(std::memory_order_relaxed))
     enableDriverLaunches(t);
-  t.startNs = (t.call.traits & kTimed) ? nowNs() : 0;
+  t.startNs = reportsHostTime(t.call) ? nowNs() : 0;
 }
 
 __attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const CUpti_CallbackData *cb) {
@@ -137,8 +173,10 @@ __attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const C
     return;
   ApiCall &call = t.call;
   call.hostNs = t.startNs ? nowNs() - t.startNs : 0;
-  if (cb->functionReturnValue)
-    call.result = *static_cast<const cudaError_t *>(cb->functionReturnValue);
+  if (cb->functionReturnValue) // cudaError_t or CUresult: both an int enum
+    call.result = *static_cast<const int *>(cb->functionReturnValue);
+  if (call.addressOut && call.result == 0)
+    call.address = *static_cast<const std::uintptr_t *>(call.addressOut);
   call.onCallbackThread = onDriverThread(t);
   // Only the application's frames: the resolver never looks at CUDA's or the
   // probe's, and leaving them out of the key makes hashing cheaper.
@@ -146,9 +184,12 @@ __attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const C
   unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept, gProbe->cudaModules,
                             gProbe->unwinder, /*appOnly=*/true, &t.walkDepth);
   std::uint64_t key = hashStack(pcs, n, cb->functionName);
-  if (SiteRecord *site = gProbe->table.acquire(key, cb->functionName,
-                                               call.traits, pcs, n))
-    recordCall(*site, call);
+  SiteRecord *site = gProbe->table.acquire(key, cb->functionName, call.traits, pcs, n);
+  if (!site)
+    return;
+  recordCall(*site, call);
+  if (call.traits & TraitAllocation)
+    handleMemoryEvent(*site, call, gProbe->churn, gProbe->pinned);
 }
 
 // The stream of a launch whose runtime entry point has no params struct.
@@ -183,6 +224,13 @@ onDriverLaunch(ThreadState &t, CUpti_CallbackId cbid, const CUpti_CallbackData *
   call.stream = legacy ? StreamKind::Legacy : StreamKind::Other;
 }
 
+bool isDriverLaunch(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+}
+
 /// The one CUPTI callback: dispatches on domain and site.
 // Inlined callees keep the probe's own frames, which every unwind walks
 // through, to one.
@@ -198,8 +246,15 @@ void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
       onRuntimeEnter(t, cbid, cb);
     else
       onRuntimeExit(t, cb);
-  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && enter) {
-    onDriverLaunch(t, cbid, cb);
+  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (isDriverLaunch(cbid)) {
+      if (enter)
+        onDriverLaunch(t, cbid, cb);
+    } else if (enter) { // a driver entry point the checks flag
+      onRuntimeEnter(t, cbid, cb, /*driver=*/true);
+    } else {
+      onRuntimeExit(t, cb);
+    }
   }
 }
 
@@ -237,6 +292,11 @@ void flushTrace(bool fromSignal) {
   if (!ok)
     std::fprintf(stderr, "streamlint-probe: cannot write the trace to %s: %s\n",
                  gProbe->rawPath, std::strerror(errno));
+  if (std::uint64_t untracked = gProbe->churn.untracked())
+    std::fprintf(stderr,
+                 "streamlint-probe: %llu allocations not checked for churn: "
+                 "the live-allocation table was full\n",
+                 static_cast<unsigned long long>(untracked));
   if (std::uint64_t dropped = gProbe->table.droppedCalls())
     std::fprintf(stderr,
                  "streamlint-probe: %llu calls not recorded: all %zu call-site "
@@ -312,6 +372,8 @@ void startProbe() {
   for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
                               CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
     cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  for (CUpti_CallbackId id : kDriverSiteCallbacks)
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   gProbe->subscriber = subscriber; // driver launch callbacks: enableDriverLaunches
   std::atexit(flushAtExit);
   pthread_atfork(nullptr, nullptr, onForkChild);

@@ -1,0 +1,54 @@
+#pragma once
+// alloc-in-loop at run time: allocation churn, not repetition. An
+// allocation is churn when its site allocates again after memory that site
+// returned was freed (the per-iteration malloc/free pair, at any depth of
+// caller); the free of churned memory is churn too. A set-up loop that
+// allocates N buffers once and frees them at the end is not: none of its
+// allocations follows a free of the site's memory.
+//
+// Live allocations are kept in a fixed open-addressing table keyed by the
+// returned address, under a spin lock: allocation calls only (the driver
+// takes its own locks there, and they cost microseconds), never a launch or
+// a copy. A full table leaves allocations untracked (counted), never
+// allocates.
+
+#include "CallSiteTable.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace streamlint::probe {
+
+/// Tells allocation churn from set-up loops (see file comment).
+class AllocationChurn {
+public:
+  /// `capacity` live allocations, rounded up to a power of two.
+  explicit AllocationChurn(std::size_t capacity);
+
+  /// `site` returned `address`; counts and returns whether it is churn.
+  bool allocated(SiteRecord &site, std::uintptr_t address);
+  /// `site` released `address`; counts and returns whether that memory was
+  /// churned. Addresses the probe never saw allocated are ignored.
+  bool freed(SiteRecord &site, std::uintptr_t address);
+
+  /// Allocations not tracked because the table was full.
+  std::uint64_t untracked() const { return untracked_.load(std::memory_order_relaxed); }
+
+private:
+  struct Live {
+    std::uintptr_t address = 0; // 0: free slot
+    SiteRecord *origin = nullptr;
+    bool churned = false;
+  };
+  Live *lookup(std::uintptr_t address);
+  void erase(Live *slot);
+
+  std::unique_ptr<Live[]> slots_;
+  std::size_t mask_;
+  std::atomic_flag lock_ = ATOMIC_FLAG_INIT;
+  std::atomic<std::uint64_t> untracked_{0};
+};
+
+} // namespace streamlint::probe
