@@ -25,7 +25,7 @@ constexpr std::uint16_t kDriverAlloc = TraitAllocation | TraitDriverApi;
 constexpr std::uint16_t kDriverFree = kFree | TraitDriverApi;
 
 // Looked up linearly, once per callback id, so order does not matter.
-constexpr std::array<Entry, 66> kCatalog = {{
+constexpr std::array<Entry, 68> kCatalog = {{
     {"__cudaLaunchKernel", kLaunch},
     {"cudaDeviceSynchronize", TraitSynchronization | TraitDeviceWide},
     {"cudaEventRecord", kAsync},
@@ -97,6 +97,9 @@ constexpr std::array<Entry, 66> kCatalog = {{
     {"cuMemHostUnregister", kDriverFree},
     {"cuCtxSynchronize", TraitSynchronization | TraitDeviceWide | TraitDriverApi},
     {"cuStreamSynchronize", TraitSynchronization | TraitDriverApi},
+    // pageable-memcpy-async's driver copies (no default-stream check for them).
+    {"cuMemcpyHtoDAsync", TraitMemcpyAsync | TraitDriverApi},
+    {"cuMemcpyDtoHAsync", TraitMemcpyAsync | TraitDriverApi},
 }};
 
 bool endsWith(std::string_view s, std::string_view suffix) {
@@ -126,13 +129,13 @@ std::string_view baseApiName(std::string_view name) {
   std::string_view v = stripVersion(name);
   if (endsWith(v, "_ptsz") || endsWith(v, "_ptds"))
     v.remove_suffix(5);
-  return v;
+  return stripVersion(v); // the driver's cuMemcpyHtoDAsync_v2_ptsz
 }
 
 std::uint16_t classifyApi(std::string_view name) {
   std::string_view base = baseApiName(name);
   std::uint16_t traits = TraitKnown;
-  for (const Entry &e : kCatalog) // 66 entries, called once per callback id
+  for (const Entry &e : kCatalog) // 68 entries, called once per callback id
     if (e.name == base)
       traits |= e.traits;
   if (isPerThreadName(name))

@@ -187,7 +187,8 @@ void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
 #undef ADDRESS_GIVEN
 }
 
-void readDriverParams(CUpti_CallbackId cbid, const void *p, ApiCall &call) {
+void readDriverParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
+                      ParamsContext &context) {
   if (!p)
     return;
 #define DRIVER(ID, TYPE, WHAT)                                                 \
@@ -208,6 +209,10 @@ void readDriverParams(CUpti_CallbackId cbid, const void *p, ApiCall &call) {
     DRIVER(cuMemHostUnregister, cuMemHostUnregister_params, call.address = reinterpret_cast<std::uintptr_t>(a->p))
     DRIVER(cuStreamSynchronize, cuStreamSynchronize_params, call.stream = streamKind(a->hStream, call.traits))
     DRIVER(cuStreamSynchronize_ptsz, cuStreamSynchronize_ptsz_params, call.stream = streamKind(a->hStream, call.traits))
+    DRIVER(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_params, noteCopy(call, nullptr, a->srcHost, cudaMemcpyHostToDevice, a->ByteCount, a->hStream, context))
+    DRIVER(cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2_ptsz_params, noteCopy(call, nullptr, a->srcHost, cudaMemcpyHostToDevice, a->ByteCount, a->hStream, context))
+    DRIVER(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_params, noteCopy(call, a->dstHost, nullptr, cudaMemcpyDeviceToHost, a->ByteCount, a->hStream, context))
+    DRIVER(cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2_ptsz_params, noteCopy(call, a->dstHost, nullptr, cudaMemcpyDeviceToHost, a->ByteCount, a->hStream, context))
   default:
     return;
   }

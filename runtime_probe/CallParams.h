@@ -28,6 +28,7 @@ void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
 
 /// The same for the driver entry points the checks flag (cuMemAlloc,
 /// cuStreamSynchronize, ...) when the application calls them itself.
-void readDriverParams(CUpti_CallbackId cbid, const void *p, ApiCall &call);
+void readDriverParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
+                      ParamsContext &context);
 
 } // namespace streamlint::probe

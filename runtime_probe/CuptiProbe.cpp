@@ -47,6 +47,8 @@ constexpr CUpti_CallbackId kDriverSiteCallbacks[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,       CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost,
     CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
     CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
 };
 
 /// Process-wide probe state; leaked on purpose so that nothing is destroyed
@@ -156,12 +158,11 @@ __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_
   t.skip = !(t.call.traits & kInteresting) && !onDriverThread(t);
   if (t.skip)
     return;
-  if (driver) {
-    readDriverParams(cbid, cb->functionParams, t.call);
-  } else if (cb->functionParams) {
-    ParamsContext context{gProbe->pinned, t.pinnedCache, t.inProbe};
+  ParamsContext context{gProbe->pinned, t.pinnedCache, t.inProbe};
+  if (driver)
+    readDriverParams(cbid, cb->functionParams, t.call, context);
+  else if (cb->functionParams)
     readParams(cbid, cb->functionParams, t.call, context);
-  }
   if ((t.call.traits & TraitLaunch) && t.call.stream == StreamKind::Unknown &&
       !gProbe->driverLaunchesOn.load(std::memory_order_relaxed))
     enableDriverLaunches(t);
@@ -372,8 +373,12 @@ void startProbe() {
   for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
                               CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
     cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-  for (CUpti_CallbackId id : kDriverSiteCallbacks)
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  // STREAMLINT_PROBE_DRIVER_SITES=0 leaves them off: only to measure what
+  // the nested callbacks cost the runtime calls that make them.
+  const char *driverSites = std::getenv("STREAMLINT_PROBE_DRIVER_SITES");
+  if (!driverSites || std::strcmp(driverSites, "0") != 0)
+    for (CUpti_CallbackId id : kDriverSiteCallbacks)
+      cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   gProbe->subscriber = subscriber; // driver launch callbacks: enableDriverLaunches
   std::atexit(flushAtExit);
   pthread_atfork(nullptr, nullptr, onForkChild);
