@@ -30,7 +30,27 @@ AllocationChurn::AllocationChurn(std::size_t capacity) {
   while (size < capacity)
     size <<= 1;
   slots_.reset(new Live[size]);
+  freed_.reset(new Freed[size]);
   mask_ = size - 1;
+}
+
+AllocationChurn::Freed *AllocationChurn::freedEntry(SiteRecord *site, std::uint32_t thread,
+                                                    bool create) {
+  std::size_t index =
+      slotOf(reinterpret_cast<std::uintptr_t>(site) ^ (std::uint64_t(thread) << 40));
+  for (std::size_t probe = 0; probe < kMaxProbes && probe <= mask_; ++probe) {
+    Freed &slot = freed_[(index + probe) & mask_];
+    if (slot.site == site && slot.thread == thread)
+      return &slot;
+    if (!slot.site) {
+      if (!create)
+        return nullptr;
+      slot.site = site;
+      slot.thread = thread;
+      return &slot;
+    }
+  }
+  return nullptr;
 }
 
 AllocationChurn::Live *AllocationChurn::lookup(std::uintptr_t address) {
@@ -67,22 +87,24 @@ void AllocationChurn::erase(Live *slot) {
   slots_[hole] = Live{};
 }
 
-bool AllocationChurn::allocated(SiteRecord &site, std::uintptr_t address) {
+bool AllocationChurn::allocated(SiteRecord &site, std::uintptr_t address,
+                                std::uint32_t thread) {
   if (!address)
     return false;
-  bool churn = site.ownFreed.load(kRelaxed) > 0;
+  SpinGuard guard(lock_);
+  Freed *freed = freedEntry(&site, thread, /*create=*/false);
+  bool churn = freed && freed->count > 0;
   if (churn)
     site.churn.fetch_add(1, kRelaxed);
-  SpinGuard guard(lock_);
   if (Live *existing = lookup(address)) { // freed where the probe did not look
-    *existing = Live{address, &site, churn};
+    *existing = Live{address, &site, thread, churn};
     return churn;
   }
   std::size_t index = slotOf(address);
   for (std::size_t probe = 0; probe < kMaxProbes && probe <= mask_; ++probe) {
     Live &slot = slots_[(index + probe) & mask_];
     if (slot.address == 0) {
-      slot = Live{address, &site, churn};
+      slot = Live{address, &site, thread, churn};
       return churn;
     }
   }
@@ -102,7 +124,12 @@ bool AllocationChurn::freed(SiteRecord &site, std::uintptr_t address) {
       return false;
     origin = slot->origin;
     churned = slot->churned;
+    std::uint32_t thread = slot->thread;
     erase(slot);
+    if (Freed *f = freedEntry(origin, thread, /*create=*/true))
+      ++f->count;
+    else
+      untracked_.fetch_add(1, kRelaxed);
   }
   origin->ownFreed.fetch_add(1, kRelaxed);
   if (churned)

@@ -1,10 +1,12 @@
 #pragma once
 // alloc-in-loop at run time: allocation churn, not repetition. An
-// allocation is churn when its site allocates again after memory that site
-// returned was freed (the per-iteration malloc/free pair, at any depth of
-// caller); the free of churned memory is churn too. A set-up loop that
-// allocates N buffers once and frees them at the end is not: none of its
-// allocations follows a free of the site's memory.
+// allocation is churn when its site, on the same thread, allocates again
+// after memory it returned there was freed (the per-iteration malloc/free
+// pair, at any depth of caller); the free of churned memory is churn too. A
+// set-up loop that allocates N buffers once and frees them at the end is
+// not: none of its allocations follows a free of the site's memory. Nor are
+// worker threads that each allocate once (cuda-samples' simpleCallback: one
+// thread per workload, another frees its buffer when the workload is done).
 //
 // Live allocations are kept in a fixed open-addressing table keyed by the
 // returned address, under a spin lock: allocation calls only (the driver
@@ -27,8 +29,9 @@ public:
   /// `capacity` live allocations, rounded up to a power of two.
   explicit AllocationChurn(std::size_t capacity);
 
-  /// `site` returned `address`; counts and returns whether it is churn.
-  bool allocated(SiteRecord &site, std::uintptr_t address);
+  /// `site` returned `address` on `thread` (any id unique per thread);
+  /// counts and returns whether it is churn.
+  bool allocated(SiteRecord &site, std::uintptr_t address, std::uint32_t thread = 0);
   /// `site` released `address`; counts and returns whether that memory was
   /// churned. Addresses the probe never saw allocated are ignored.
   bool freed(SiteRecord &site, std::uintptr_t address);
@@ -40,12 +43,21 @@ private:
   struct Live {
     std::uintptr_t address = 0; // 0: free slot
     SiteRecord *origin = nullptr;
+    std::uint32_t thread = 0;
     bool churned = false;
+  };
+  /// How often memory a site returned on one thread was freed.
+  struct Freed {
+    SiteRecord *site = nullptr; // nullptr: free slot
+    std::uint32_t thread = 0;
+    std::uint64_t count = 0;
   };
   Live *lookup(std::uintptr_t address);
   void erase(Live *slot);
+  Freed *freedEntry(SiteRecord *site, std::uint32_t thread, bool create);
 
   std::unique_ptr<Live[]> slots_;
+  std::unique_ptr<Freed[]> freed_;
   std::size_t mask_;
   std::atomic_flag lock_ = ATOMIC_FLAG_INIT;
   std::atomic<std::uint64_t> untracked_{0};

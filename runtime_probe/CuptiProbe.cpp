@@ -8,6 +8,7 @@
 #include "ApiCatalog.h"
 #include "CallParams.h"
 #include "CallSiteTable.h"
+#include "DriverImports.h"
 #include "ModuleMap.h"
 #include "PinnedMemoryTracker.h"
 #include "ProbeHandlers.h"
@@ -36,10 +37,11 @@ constexpr unsigned kAppFramesKept = 10; // enough to pass cudart and stubs
 constexpr unsigned kMaxCallbackIds = 1024;
 constexpr std::size_t kLiveAllocations = 1 << 15;
 
-// Driver entry points the checks flag (alloc-in-loop, device-sync). Their
-// callbacks are on from the start; a call nested in a runtime call (cudart
-// calling the driver) returns at once, one made by the application is a
-// site of its own.
+// Driver entry points the checks flag (alloc-in-loop, device-sync,
+// pageable-memcpy-async). Their callbacks are turned on only in programs that
+// import one of them (DriverImports.h: any driver callback makes CUPTI
+// intercept every driver call cudart makes); a call nested in a runtime call
+// then returns at once, one made by the application is a site of its own.
 constexpr CUpti_CallbackId kDriverSiteCallbacks[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,      CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,  CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
@@ -66,6 +68,7 @@ struct ProbeState {
   std::atomic<bool> driverLaunchesOn{false}; // see enableDriverLaunches
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
   std::atomic<std::uint16_t> driverTraitsByCallbackId[kMaxCallbackIds] = {};
+  std::atomic<std::uint32_t> nextThreadId{1};
 };
 ProbeState *gProbe = nullptr;
 
@@ -77,6 +80,7 @@ struct ThreadState {
   bool skip = false;      // the outermost call in flight is not recorded
   unsigned walkDepth = 0; // see captureStack
   std::uint64_t startNs = 0;
+  std::uint32_t id = 0;   // the probe's id for the thread (alloc-in-loop churn)
   ApiCall call;
   PinnedMemoryTracker::ThreadCache pinnedCache;
 };
@@ -189,8 +193,12 @@ __attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const C
   if (!site)
     return;
   recordCall(*site, call);
-  if (call.traits & TraitAllocation)
+  if (call.traits & TraitAllocation) {
+    if (!t.id)
+      t.id = gProbe->nextThreadId.fetch_add(1, std::memory_order_relaxed);
+    call.thread = t.id;
     handleMemoryEvent(*site, call, gProbe->churn, gProbe->pinned);
+  }
 }
 
 // The stream of a launch whose runtime entry point has no params struct.
@@ -332,6 +340,25 @@ void installSignalHandlers() {
 // A forked child holds a copy of the parent's counts: it must not write them.
 void onForkChild() { gProbe->stopped.store(true); }
 
+// STREAMLINT_PROBE_DRIVER_SITES=1 or 0 forces the driver entry-point
+// callbacks on or off (to measure what they cost); by default they are on
+// when the program imports one of those entry points.
+bool wantsDriverSites() {
+  const char *forced = std::getenv("STREAMLINT_PROBE_DRIVER_SITES");
+  if (forced && *forced)
+    return std::strcmp(forced, "0") != 0;
+  static const char *const kImports[] = {
+      "cuMemAlloc_v2", "cuMemAllocPitch_v2", "cuMemAllocManaged", "cuMemAllocHost_v2",
+      "cuMemHostAlloc", "cuMemHostRegister_v2", "cuMemFree_v2", "cuMemFreeHost",
+      "cuMemHostUnregister", "cuCtxSynchronize", "cuStreamSynchronize",
+      "cuStreamSynchronize_ptsz", "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync_v2_ptsz",
+      "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync_v2_ptsz"};
+  static const char *const kCudaOwn[] = {"libcuda.so", "libcupti.so", "libcudart.so",
+                                         "libstreamlint_probe.so", "libnvidia-"};
+  return anyModuleImports(kImports, sizeof kImports / sizeof *kImports, kCudaOwn,
+                          sizeof kCudaOwn / sizeof *kCudaOwn);
+}
+
 void startProbe() {
   gProbe = new ProbeState; // leaked: see ProbeState
   const char *dir = std::getenv("STREAMLINT_PROBE_RAW_DIR");
@@ -373,10 +400,7 @@ void startProbe() {
   for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
                               CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
     cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-  // STREAMLINT_PROBE_DRIVER_SITES=0 leaves them off: only to measure what
-  // the nested callbacks cost the runtime calls that make them.
-  const char *driverSites = std::getenv("STREAMLINT_PROBE_DRIVER_SITES");
-  if (!driverSites || std::strcmp(driverSites, "0") != 0)
+  if (wantsDriverSites())
     for (CUpti_CallbackId id : kDriverSiteCallbacks)
       cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   gProbe->subscriber = subscriber; // driver launch callbacks: enableDriverLaunches

@@ -44,7 +44,7 @@ void handleMemoryEvent(SiteRecord &site, const ApiCall &call,
     pinned.remove(call.address); // cudaFreeHost, cudaHostUnregister, managed
     return;
   }
-  churn.allocated(site, call.address);
+  churn.allocated(site, call.address, call.thread);
   if (call.traits & TraitPinsHost)
     pinned.add(call.address, call.bytes, HostRangeKind::Pinned);
   else if (call.traits & TraitManaged)

@@ -27,6 +27,7 @@ struct ApiCall {
   // successful call); `bytes` is its size.
   std::uintptr_t address = 0;
   const void *addressOut = nullptr;
+  std::uint32_t thread = 0; // the probe's id of the calling thread
 };
 
 class AllocationChurn;

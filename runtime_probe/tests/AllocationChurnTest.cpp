@@ -169,3 +169,23 @@ TEST(AllocationChurn, PinnedAllocationsAreKnownToTheCopyPath) {
   r.release(freeSite, registered, "cudaHostUnregister_v4000");
   EXPECT_EQ(r.pinned.find(registered, cache), HostRangeKind::None);
 }
+
+// cuda-samples' simpleCallback: one worker thread per workload allocates its
+// buffers once at the same site; other threads free them as workloads finish,
+// while later workers still allocate. No thread came back to the site after
+// its own memory was freed: no churn.
+TEST(AllocationChurn, WorkersThatEachAllocateOnceDoNotChurn) {
+  AllocationChurn churn(64);
+  SiteRecord site, freeSite;
+  for (std::uint32_t worker = 1; worker <= 8; ++worker) {
+    churn.allocated(site, 0x1000 * worker, worker);
+    if (worker > 2)
+      churn.freed(freeSite, 0x1000 * (worker - 2)); // an earlier workload ends
+  }
+  EXPECT_EQ(site.churn.load(), 0u);
+  EXPECT_EQ(freeSite.churn.load(), 0u);
+  // A pool thread that runs a second task at the site does churn, whoever
+  // freed its first buffer.
+  churn.allocated(site, 0x90000, 3);
+  EXPECT_EQ(site.churn.load(), 1u);
+}
