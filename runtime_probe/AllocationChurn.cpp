@@ -92,8 +92,10 @@ bool AllocationChurn::allocated(SiteRecord &site, std::uintptr_t address,
   if (!address)
     return false;
   SpinGuard guard(lock_);
-  Freed *freed = freedEntry(&site, thread, /*create=*/false);
-  bool churn = freed && freed->count > 0;
+  Freed *freed = freedEntry(&site, thread, /*create=*/true);
+  bool churn = freed && freed->count > freed->countAtLastAllocation;
+  if (freed)
+    freed->countAtLastAllocation = freed->count;
   if (churn)
     site.churn.fetch_add(1, kRelaxed);
   if (Live *existing = lookup(address)) { // freed where the probe did not look

@@ -1,8 +1,10 @@
 #pragma once
 // alloc-in-loop at run time: allocation churn, not repetition. An
 // allocation is churn when its site, on the same thread, allocates again
-// after memory it returned there was freed (the per-iteration malloc/free
-// pair, at any depth of caller); the free of churned memory is churn too. A
+// after memory it returned there was freed since its previous allocation (the
+// per-iteration malloc/free pair, at any depth of caller: every allocation
+// after the first; a set-up phase of N buffers that runs K times: one per
+// round after the first); the free of churned memory is churn too. A
 // set-up loop that allocates N buffers once and frees them at the end is
 // not: none of its allocations follows a free of the site's memory. Nor are
 // worker threads that each allocate once (cuda-samples' simpleCallback: one
@@ -46,11 +48,13 @@ private:
     std::uint32_t thread = 0;
     bool churned = false;
   };
-  /// How often memory a site returned on one thread was freed.
+  /// How often memory a site returned on one thread was freed, and how
+  /// often it had been when the site last allocated there.
   struct Freed {
     SiteRecord *site = nullptr; // nullptr: free slot
     std::uint32_t thread = 0;
     std::uint64_t count = 0;
+    std::uint64_t countAtLastAllocation = 0;
   };
   Live *lookup(std::uintptr_t address);
   void erase(Live *slot);

@@ -62,6 +62,11 @@ public:
       if (slots_[i].ready.load(std::memory_order_acquire))
         visit(slots_[i]);
   }
+  template <typename Visitor> void forEach(Visitor &&visit) {
+    for (std::size_t i = 0; i <= mask_; ++i)
+      if (slots_[i].ready.load(std::memory_order_acquire))
+        visit(slots_[i]);
+  }
 
 private:
   std::unique_ptr<SiteRecord[]> slots_;

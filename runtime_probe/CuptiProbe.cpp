@@ -9,6 +9,7 @@
 #include "CallParams.h"
 #include "CallSiteTable.h"
 #include "DriverImports.h"
+#include "HostClock.h"
 #include "ModuleMap.h"
 #include "PinnedMemoryTracker.h"
 #include "ProbeHandlers.h"
@@ -69,6 +70,7 @@ struct ProbeState {
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
   std::atomic<std::uint16_t> driverTraitsByCallbackId[kMaxCallbackIds] = {};
   std::atomic<std::uint32_t> nextThreadId{1};
+  HostClock clock;
 };
 ProbeState *gProbe = nullptr;
 
@@ -79,17 +81,22 @@ struct ThreadState {
   signed char driverThread = -1; // -1 unknown, 0 no, 1 yes
   bool skip = false;      // the outermost call in flight is not recorded
   unsigned walkDepth = 0; // see captureStack
-  std::uint64_t startNs = 0;
+  std::uint64_t startTicks = 0;
   std::uint32_t id = 0;   // the probe's id for the thread (alloc-in-loop churn)
   ApiCall call;
   PinnedMemoryTracker::ThreadCache pinnedCache;
 };
 thread_local ThreadState tThread;
 
-std::uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return std::uint64_t(ts.tv_sec) * 1000000000ull + ts.tv_nsec;
+/// Turns the sites' tick sums into nanoseconds (once, at the flush).
+void ticksToNanoseconds() {
+  if (!gProbe->clock.usesTsc())
+    return;
+  double nsPerTick = gProbe->clock.nanosecondsPerTick();
+  gProbe->table.forEach([&](SiteRecord &site) {
+    auto v = site.hostNs.load(std::memory_order_relaxed);
+    site.hostNs.store(std::uint64_t(double(v) * nsPerTick), std::memory_order_relaxed);
+  });
 }
 
 std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name, bool driver) {
@@ -170,14 +177,14 @@ __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_
   if ((t.call.traits & TraitLaunch) && t.call.stream == StreamKind::Unknown &&
       !gProbe->driverLaunchesOn.load(std::memory_order_relaxed))
     enableDriverLaunches(t);
-  t.startNs = reportsHostTime(t.call) ? nowNs() : 0;
+  t.startTicks = reportsHostTime(t.call) ? gProbe->clock.now() : 0;
 }
 
 __attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const CUpti_CallbackData *cb) {
   if (--t.depth > 0 || t.skip)
     return;
   ApiCall &call = t.call;
-  call.hostNs = t.startNs ? nowNs() - t.startNs : 0;
+  call.hostNs = t.startTicks ? gProbe->clock.now() - t.startTicks : 0; // ticks until the flush
   if (cb->functionReturnValue) // cudaError_t or CUresult: both an int enum
     call.result = *static_cast<const int *>(cb->functionReturnValue);
   if (call.addressOut && call.result == 0)
@@ -290,6 +297,7 @@ void flushTrace(bool fromSignal) {
     return;
   if (!fromSignal)
     gProbe->modules.snapshot(); // libraries dlopen'ed since start
+  ticksToNanoseconds(); // plain arithmetic: safe in a signal handler
   int fd = ::open(gProbe->rawPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   bool ok = fd >= 0 && writeRawTrace(fd, gProbe->table, gProbe->modules,
                                      static_cast<long>(getpid()),
@@ -340,25 +348,6 @@ void installSignalHandlers() {
 // A forked child holds a copy of the parent's counts: it must not write them.
 void onForkChild() { gProbe->stopped.store(true); }
 
-// STREAMLINT_PROBE_DRIVER_SITES=1 or 0 forces the driver entry-point
-// callbacks on or off (to measure what they cost); by default they are on
-// when the program imports one of those entry points.
-bool wantsDriverSites() {
-  const char *forced = std::getenv("STREAMLINT_PROBE_DRIVER_SITES");
-  if (forced && *forced)
-    return std::strcmp(forced, "0") != 0;
-  static const char *const kImports[] = {
-      "cuMemAlloc_v2", "cuMemAllocPitch_v2", "cuMemAllocManaged", "cuMemAllocHost_v2",
-      "cuMemHostAlloc", "cuMemHostRegister_v2", "cuMemFree_v2", "cuMemFreeHost",
-      "cuMemHostUnregister", "cuCtxSynchronize", "cuStreamSynchronize",
-      "cuStreamSynchronize_ptsz", "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync_v2_ptsz",
-      "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync_v2_ptsz"};
-  static const char *const kCudaOwn[] = {"libcuda.so", "libcupti.so", "libcudart.so",
-                                         "libstreamlint_probe.so", "libnvidia-"};
-  return anyModuleImports(kImports, sizeof kImports / sizeof *kImports, kCudaOwn,
-                          sizeof kCudaOwn / sizeof *kCudaOwn);
-}
-
 void startProbe() {
   gProbe = new ProbeState; // leaked: see ProbeState
   const char *dir = std::getenv("STREAMLINT_PROBE_RAW_DIR");
@@ -376,6 +365,7 @@ void startProbe() {
                  "using libgcc's slower unwinder (Debian: apt-get install "
                  "libunwind8)\n", why ? why : "unavailable");
   }
+  gProbe->clock.start();
   gProbe->modules.snapshot();
   gProbe->cudaModules.driver = rangeOf("libcuda.so");
   gProbe->cudaModules.cupti = rangeOf("libcupti.so");
@@ -400,7 +390,7 @@ void startProbe() {
   for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
                               CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
     cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-  if (wantsDriverSites())
+  if (driverSitesWanted())
     for (CUpti_CallbackId id : kDriverSiteCallbacks)
       cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   gProbe->subscriber = subscriber; // driver launch callbacks: enableDriverLaunches

@@ -1,6 +1,7 @@
 #include "DriverImports.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <elf.h>
 #include <link.h>
@@ -92,6 +93,22 @@ bool anyModuleImports(const char *const *names, std::size_t nameCount,
   Query q{names, nameCount, skip, skipCount};
   dl_iterate_phdr(visitModule, &q);
   return q.found;
+}
+
+bool driverSitesWanted() {
+  const char *forced = std::getenv("STREAMLINT_PROBE_DRIVER_SITES");
+  if (forced && *forced)
+    return std::strcmp(forced, "0") != 0;
+  static const char *const kImports[] = {
+      "cuMemAlloc_v2", "cuMemAllocPitch_v2", "cuMemAllocManaged", "cuMemAllocHost_v2",
+      "cuMemHostAlloc", "cuMemHostRegister_v2", "cuMemFree_v2", "cuMemFreeHost",
+      "cuMemHostUnregister", "cuCtxSynchronize", "cuStreamSynchronize",
+      "cuStreamSynchronize_ptsz", "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync_v2_ptsz",
+      "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync_v2_ptsz"};
+  static const char *const kCudaOwn[] = {"libcuda.so", "libcupti.so", "libcudart.so",
+                                         "libstreamlint_probe.so", "libnvidia-"};
+  return anyModuleImports(kImports, sizeof kImports / sizeof *kImports, kCudaOwn,
+                          sizeof kCudaOwn / sizeof *kCudaOwn);
 }
 
 } // namespace streamlint::probe

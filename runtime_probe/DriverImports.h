@@ -17,4 +17,10 @@ namespace streamlint::probe {
 bool anyModuleImports(const char *const *names, std::size_t nameCount,
                       const char *const *skip, std::size_t skipCount);
 
+/// Whether to turn on the driver entry-point callbacks: when a module other
+/// than CUDA's imports one the checks flag (cuMemAlloc_v2, ...);
+/// STREAMLINT_PROBE_DRIVER_SITES=1 or 0 forces them on or off (to measure
+/// what they cost).
+bool driverSitesWanted();
+
 } // namespace streamlint::probe

@@ -16,7 +16,8 @@ enum class HostMemory : std::uint8_t { Unknown, Pageable, Pinned };
 /// One finished runtime API call, as the CUPTI callback saw it.
 struct ApiCall {
   std::uint16_t traits = 0; // ApiTrait bits
-  std::uint64_t hostNs = 0; // enter to exit on the calling thread
+  std::uint64_t hostNs = 0; // enter to exit on the calling thread (the probe
+                            // counts TSC ticks; the flush converts the sums)
   StreamKind stream = StreamKind::Unknown;
   HostMemory hostMemory = HostMemory::Unknown;
   std::uint64_t bytes = 0;

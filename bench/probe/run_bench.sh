@@ -5,8 +5,9 @@
 # the same invocation.
 #   run_bench.sh BENCH_BINARY PROBE_LAUNCHER [REPS] [VARIANT...]
 # VARIANT: an unwinder (libunwind, libgcc, none: STREAMLINT_PROBE_UNWINDER),
-# nodriversites (the driver entry-point callbacks left off, to measure what
-# they cost: STREAMLINT_PROBE_DRIVER_SITES=0), or NAME=LIBRARY to run another build of libstreamlint_probe.so
+# driversites (the driver entry-point callbacks forced on, as in programs
+# that call the driver API: STREAMLINT_PROBE_DRIVER_SITES=1), or NAME=LIBRARY
+# to run another build of libstreamlint_probe.so
 # (STREAMLINT_PROBE_LIBRARY), e.g. before=old/libstreamlint_probe.so.
 # Env: BENCH_MODES (default: every call kind and the pipeline), BENCH_N_<mode>
 # (calls per run, '-' in the mode written as '_').
@@ -29,7 +30,7 @@ timed() { # name, command...: appends the timed-loop and whole-process us
 run_variant() { # variant, mode
   case $1 in
   *=*) STREAMLINT_PROBE_LIBRARY=${1#*=} timed "${1%%=*}" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
-  nodriversites) STREAMLINT_PROBE_DRIVER_SITES=0 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
+  driversites) STREAMLINT_PROBE_DRIVER_SITES=1 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
   *) STREAMLINT_PROBE_UNWINDER=$1 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
   esac
 }
