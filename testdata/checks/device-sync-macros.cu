@@ -40,8 +40,8 @@ void plainOnce() {
 void train(float *d, int steps) {
   for (int step = 0; step < steps; ++step) {
     kernel<<<1, 1>>>(d);
-    CUDA_CHECK(cudaDeviceSynchronize()); // CHECK: device-sync {{inside the loop at line 40}}
-    SYNC_CHECK(); // CHECK: device-sync {{inside the loop at line 40}}
+    CUDA_CHECK(cudaDeviceSynchronize()); // CHECK: device-sync {{inside the loop at line 41}}
+    SYNC_CHECK(); // CHECK: device-sync {{inside the loop at line 41}}
   }
 }
 
@@ -49,20 +49,20 @@ void train(float *d, int steps) {
 void nested(float *d, int n) {
   do {
     for (int i = 0; i < n; ++i)
-      cudaDeviceSynchronize(); // CHECK: device-sync {{inside the loop at line 50}}
+      cudaDeviceSynchronize(); // CHECK: device-sync {{inside the loop at line 51}}
   } while (0);
 }
 
 // A real do-while still repeats.
 void repeats(int n) {
   do {
-    CUDA_CHECK(cudaDeviceSynchronize()); // CHECK: device-sync {{inside the loop at line 57}}
+    CUDA_CHECK(cudaDeviceSynchronize()); // CHECK: device-sync {{inside the loop at line 58}}
   } while (--n > 0);
 }
 
 // Reached from a loop only through a function called inside a macro.
 void step() {
-  CUDA_CHECK(cudaDeviceSynchronize()); // CHECK: device-sync {{called from the loop at line 68 through step}}
+  CUDA_CHECK(cudaDeviceSynchronize()); // CHECK: device-sync {{called from the loop at line 69 through step}}
 }
 void once() { CUDA_CHECK(cudaMemset(nullptr, 0, 0)); } // CHECK: device-sync(note)
 void run(int n) {
