@@ -2,6 +2,8 @@
 #include "analyzer/analysis/OrderingSafety.h"
 #include "analyzer/analysis/StreamOperations.h"
 
+#include "analyzer/analysis/ProgramStream.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -400,8 +402,8 @@ const OrderingVerdict &DefaultStreamCheck::orderingFor(const clang::FunctionDecl
 void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
                                 const StreamArgumentSite &site, StreamKind kind) {
   const clang::FunctionDecl *function = context().enclosingFunction(call);
-  std::optional<StreamInScope> inScope =
-      function ? uniqueStreamInScope(*function, call, context().ast()) : std::nullopt;
+  std::optional<SuggestedStream> inScope =
+      function ? suggestedStream(*function, call, context().ast()) : std::nullopt;
   std::optional<TextEdit> edit =
       streamEdit(call, site, inScope ? inScope->spelling : "cudaStreamPerThread");
   if (!edit)
@@ -414,21 +416,30 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
     fix.applicable = false;
   } else if (kind == StreamKind::Legacy) {
     // cudaStreamLegacy is spelled out: the barrier may be intended.
-    fix.description = "pass '" + inScope->spelling +
-                      "', the stream this function uses, if the legacy "
-                      "stream's synchronization is not intended";
+    fix.description = "pass '" + inScope->spelling + "', " + inScope->evidence +
+                      ", if the legacy stream's synchronization is not intended";
     fix.applicable = false;
   } else {
-    fix.description = "pass '" + inScope->spelling +
-                      "', the stream this function already uses";
+    fix.description = "pass '" + inScope->spelling + "', " + inScope->evidence;
+    // Evidence from other functions only: advice to review, not an edit
+    // --fix makes on its own.
+    fix.applicable = inScope->usedByFunction;
     // Applied only if every happens-before edge the legacy stream gave is
     // kept, possibly with a wait inserted (docs/fixes.md). All the calls of
     // this function that move to the same stream are judged together.
-    const OrderingVerdict &ordering = orderingFor(*function, *inScope->variable);
-    if (!ordering.keepsOrdering) {
+    const auto *variable = llvm::dyn_cast_or_null<clang::VarDecl>(inScope->stream);
+    if (fix.applicable && !variable) {
+      fix.description += "; not applied by --fix: its ordering with the rest of the "
+                         "function cannot be analyzed (not a local variable or parameter)";
+      fix.applicable = false;
+    }
+    static const OrderingVerdict unchecked;
+    const OrderingVerdict &ordering =
+        fix.applicable ? orderingFor(*function, *variable) : unchecked;
+    if (fix.applicable && !ordering.keepsOrdering) {
       fix.description += "; not applied by --fix: " + ordering.brokenBy;
       fix.applicable = false;
-    } else if (!ordering.waits.empty()) {
+    } else if (fix.applicable && !ordering.waits.empty()) {
       fix.description += ", and wait for it (cudaStreamSynchronize) before " +
                          ordering.waitNote + ", which relied on the legacy stream's ordering";
       for (const TextEdit &wait : ordering.waits)

@@ -2,6 +2,7 @@
 // All of streamlint's command-line options, parsed into one plain struct.
 
 #include "analyzer/driver/Analyzer.h"
+#include "analyzer/driver/ExitCode.h"
 #include "analyzer/output/Output.h"
 
 #include "llvm/Support/Error.h"
@@ -29,6 +30,8 @@ struct CommandLineOptions {
   std::string exportFixesPath; // --export-fixes: clang-apply-replacements YAML
   std::string fixRoot;        // --fix-root: where fixes may write ("" = the project)
   bool quiet = false;
+  /// --partial-analysis: whether an incompletely analyzed TU exits 3.
+  PartialAnalysisPolicy partialAnalysis = PartialAnalysisPolicy::Error;
 };
 
 /// Parses argv; --help and --version print and exit inside. Errors are usage

@@ -13,11 +13,16 @@ enum ExitCode : int {
   ExitFixesSkipped = 4, // --fix: some applicable fix was not applied
 };
 
-/// Incomplete analysis wins over skipped fixes, skipped fixes over findings:
-/// a green run must mean "all read", and a --fix run that left some fix
-/// unapplied must not look like one whose fixes all landed.
-inline ExitCode exitCodeFor(const AnalysisResult &result, unsigned skippedFixes = 0) {
-  if (!result.problems.empty())
+/// What an incompletely analyzed TU does to the exit code
+/// (--partial-analysis): by default it wins over findings, since a green run
+/// must mean "all read"; `Warn` reports it and exits by the findings alone.
+/// Skipped fixes (--fix left an applicable fix unapplied) win over findings.
+enum class PartialAnalysisPolicy { Error, Warn };
+
+inline ExitCode exitCodeFor(const AnalysisResult &result,
+                            PartialAnalysisPolicy policy = PartialAnalysisPolicy::Error,
+                            unsigned skippedFixes = 0) {
+  if (!result.problems.empty() && policy == PartialAnalysisPolicy::Error)
     return ExitIncomplete;
   if (skippedFixes > 0)
     return ExitFixesSkipped;

@@ -53,5 +53,5 @@ int main(int argc, const char **argv) {
     return code;
   if (!options->quiet)
     printSummary(result);
-  return exitCodeFor(result, skippedFixes);
+  return exitCodeFor(result, options->partialAnalysis, skippedFixes);
 }
