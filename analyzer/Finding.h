@@ -87,6 +87,7 @@ struct TranslationUnitProblem {
   std::string file;                 // the main file of the TU
   std::vector<std::string> errors;  // first clang errors, "file:line:col: error: ..."
   bool analyzedPartially = true;    // checks still ran on the recovered AST
+  bool crashed = false;             // clang crashed: nothing of the TU is kept
 };
 
 /// Everything one run of the analyzer produced.

@@ -28,6 +28,7 @@ struct AnalyzerOptions {
   /// Unset (in-process users, tests): no file is read.
   std::optional<ConfigOverrides> config;
   bool skipFilesNotInDatabase = false; // named files with no entry: skip them
+  bool crashRecovery = true;           // a TU that crashes clang fails alone
 };
 
 /// One translation unit and the settings it is analyzed with.
