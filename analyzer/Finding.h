@@ -88,6 +88,12 @@ struct TranslationUnitProblem {
   std::vector<std::string> errors;  // first clang errors, "file:line:col: error: ..."
   bool analyzedPartially = true;    // checks still ran on the recovered AST
   bool crashed = false;             // clang crashed: nothing of the TU is kept
+  /// clang's fatal error, "file:line:col: fatal error: ..." ("" if none): a
+  /// missing include or too many errors. After it clang stops: the rest of
+  /// the file is not parsed and templates are not instantiated, so findings
+  /// after that point are likely missing (recoverable errors lose only the
+  /// code around them).
+  std::string fatalError;
 };
 
 /// Everything one run of the analyzer produced.
@@ -95,6 +101,9 @@ struct AnalysisResult {
   std::vector<Finding> findings;            // sorted with findingLess, deduplicated
   std::vector<TranslationUnitProblem> problems;
   unsigned translationUnits = 0;
+  /// TUs not analyzed because they use no CUDA (no file was named and
+  /// --all-translation-units was not given); see analyzer/driver/CudaUsageScan.
+  unsigned skippedWithoutCuda = 0;
 };
 
 } // namespace streamlint
