@@ -90,6 +90,7 @@ struct TranslationUnitProblem {
   std::string file;                 // the main file of the TU
   std::vector<std::string> errors;  // first clang errors, "file:line:col: error: ..."
   bool analyzedPartially = true;    // checks still ran on the recovered AST
+  bool crashed = false;             // clang crashed: nothing of the TU is kept
   /// clang's fatal error, "file:line:col: fatal error: ..." ("" if none): a
   /// missing include or too many errors. After it clang stops: the rest of
   /// the file is not parsed and templates are not instantiated, so findings

@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libunwind-dev                                         # runtime probe: libunwind.h, libunwind.so.8
   pre-commit git python3-yaml                           # pre-commit hook and CI-file tests
   jq                                                    # bench/parse_rate scripts
+  libclang-rt-22-dev                                    # libFuzzer, sanitizers (scripts/fuzz.sh)
 )
 
 missing=()

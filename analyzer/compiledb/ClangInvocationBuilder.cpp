@@ -68,7 +68,7 @@ ClangInvocation translateForClang(const CompileEntry &entry,
   inv.directory = entry.directory;
   auto compiler = compiledb::identifyCompiler(entry.arguments);
   auto args = compiledb::expandResponseFiles(entry.arguments, entry.directory,
-                                             compiler.isNvcc, inv.warnings);
+                                             compiler.isNvcc, inv.errors);
   compiledb::TranslatedFlags flags =
       compiler.isNvcc
           ? compiledb::translateNvccFlags(args, compiler.firstFlag,

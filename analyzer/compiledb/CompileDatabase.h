@@ -54,9 +54,13 @@ struct ClangInvocation {
   bool isCuda = false;
   bool perThreadDefaultStream = false;       // --default-stream per-thread or the macro
   std::vector<std::string> droppedFlags;     // nvcc flags with no clang meaning
-  /// Problems with the entry that did not stop translation (an unreadable
-  /// response file); the driver reports them with the TU.
+  /// Problems with the entry that did not stop translation; the driver
+  /// reports them with the TU if it fails.
   std::vector<std::string> warnings;
+  /// Problems that make nvcc or the host compiler fail this entry (a missing,
+  /// unreadable or recursive options file): the TU is reported as failed
+  /// (exit 3) whatever clang makes of the rest.
+  std::vector<std::string> errors;
   /// In-memory files the invocation refers to (host shims); path -> contents.
   std::vector<std::pair<std::string, std::string>> virtualFiles;
 };

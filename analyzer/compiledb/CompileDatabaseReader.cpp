@@ -2,6 +2,7 @@
 // also gets line:column, and a bad entry its index, so users can fix it.
 #include "analyzer/compiledb/CompileDatabase.h"
 #include "analyzer/compiledb/TranslationParts.h"
+#include "analyzer/JsonNesting.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -109,6 +110,13 @@ loadCompileDatabase(const std::string &buildPath) {
   if (!buffer)
     return error(path + ": cannot read: " + buffer.getError().message());
   llvm::StringRef text = (*buffer)->getBuffer();
+  if (auto deep = jsonNestingTooDeepAt(text)) {
+    auto [line, column] = lineAndColumn(text, *deep);
+    return error(path + ":" + llvm::Twine(line) + ":" + llvm::Twine(column) +
+                 ": malformed compile database: nested more than " +
+                 llvm::Twine(kMaxJsonNesting) +
+                 " levels deep (a compile database is an array of objects)");
+  }
   auto json = llvm::json::parse(text);
   if (!json)
     return malformedJson(path, text, json.takeError());

@@ -9,8 +9,31 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/StringSaver.h"
 
 namespace streamlint::compiledb {
+
+std::vector<std::string> splitHostCompilerOptions(llvm::StringRef value) {
+  // nvcc first splits the value on commas, a backslash escaping the next
+  // character (`\,` is a comma), then pastes the pieces, space-separated,
+  // into the shell command that runs the host compiler: the shell splits
+  // on blanks and removes quotes. Seen with `nvcc --dryrun` (CUDA 13.0):
+  // -Xcompiler "-DA='a,b'" reaches gcc as -DA='a b', one argument.
+  std::string joined;
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (value[i] == '\\' && i + 1 < value.size())
+      joined += value[++i];
+    else
+      joined += value[i] == ',' ? ' ' : value[i];
+  }
+  llvm::BumpPtrAllocator alloc;
+  llvm::StringSaver saver(alloc);
+  llvm::SmallVector<const char *, 8> tokens;
+  llvm::cl::TokenizeGNUCommandLine(joined, saver, tokens);
+  return {tokens.begin(), tokens.end()};
+}
+
 namespace {
 
 enum class Action {
@@ -328,11 +351,7 @@ private:
         out.droppedFlags.push_back("--default-stream=" + value);
       return;
     case Action::HostFlags: {
-      // nvcc splits -Xcompiler values on commas.
-      llvm::SmallVector<llvm::StringRef, 8> parts;
-      llvm::StringRef(value).split(parts, ',', -1, /*KeepEmpty=*/false);
-      std::vector<std::string> hostFlags(parts.begin(), parts.end());
-      appendHostFlags(hostFlags, directory, out);
+      appendHostFlags(splitHostCompilerOptions(value), directory, out);
       return;
     }
     case Action::PassThrough:

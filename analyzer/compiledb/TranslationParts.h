@@ -13,12 +13,13 @@ namespace streamlint::compiledb {
 
 /// Replaces `@file` (gcc/clang) and nvcc's `--options-file F`/`-optf F`
 /// arguments by the file's tokens, recursively. Relative response-file paths
-/// resolve against `directory`. Unreadable files are kept out of the result
-/// and described in `warnings`.
+/// resolve against `directory`. Files that are missing, unreadable or refer
+/// to themselves (directly or in a cycle) are kept out of the result and
+/// described in `errors`, each naming the flag and the file.
 std::vector<std::string> expandResponseFiles(const std::vector<std::string> &args,
                                              const std::string &directory,
                                              bool isNvcc,
-                                             std::vector<std::string> &warnings);
+                                             std::vector<std::string> &errors);
 
 /// The compiler an entry runs, with launchers (ccache, sccache) skipped.
 struct CompilerCommand {
@@ -48,6 +49,10 @@ TranslatedFlags translateHostCompilerFlags(const std::vector<std::string> &args,
                                            size_t first,
                                            const std::string &directory,
                                            const std::string &mainFile);
+
+/// The host-compiler arguments one `-Xcompiler VALUE` gives, split as nvcc
+/// and the shell it runs the host compiler through split them.
+std::vector<std::string> splitHostCompilerOptions(llvm::StringRef value);
 
 /// Host-compiler flags that reach clang from nvcc's -Xcompiler: the same
 /// filtering as translateHostCompilerFlags, appended to `out`.

@@ -1,6 +1,7 @@
 #include "analyzer/driver/Analyzer.h"
 #include "analyzer/driver/CudaUsageScan.h"
 
+#include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/driver/TranslationUnitRunner.h"
 #include "analyzer/reach/ReachResolution.h"
 
@@ -44,6 +45,45 @@ bool sameFinding(const Finding &a, const Finding &b) {
          a.location.column == b.location.column && a.message == b.message;
 }
 
+/// What translation found wrong with the entry. An options file nvcc could
+/// not open fails the TU as nvcc fails it, whatever clang made of the rest;
+/// otherwise, when the TU fails, what translation could not do (a broken
+/// toolkit) is usually why: said first.
+void addTranslationProblems(const Toolchain &toolchain,
+                            const ClangInvocation &invocation,
+                            TranslationUnitOutcome &outcome) {
+  std::vector<std::string> causes;
+  for (const std::string &error : invocation.errors)
+    causes.push_back("error: in the compile command: " + error);
+  if (!causes.empty() && !outcome.problem) {
+    outcome.problem.emplace();
+    outcome.problem->file = invocation.file;
+    outcome.problem->analyzedPartially = outcome.checksRan;
+  }
+  if (!outcome.problem)
+    return;
+  for (const std::string &note : toolchain.problems)
+    causes.push_back("note: " + note);
+  for (const std::string &note : invocation.warnings)
+    causes.push_back("note: " + note);
+  auto &errors = outcome.problem->errors;
+  errors.insert(errors.begin(), causes.begin(), causes.end());
+}
+
+/// A TU whose parse crashed: nothing of it is kept, and the report says so.
+TranslationUnitOutcome crashedOutcome(const std::string &file,
+                                      const std::string &what) {
+  TranslationUnitOutcome outcome;
+  outcome.problem.emplace();
+  outcome.problem->file = file;
+  outcome.problem->analyzedPartially = false;
+  outcome.problem->crashed = true;
+  outcome.problem->errors.push_back(
+      "error: clang crashed while parsing this translation unit: " + what +
+      "; none of its findings are reported (every other TU's are)");
+  return outcome;
+}
+
 } // namespace
 
 std::string findCompileDatabase(const std::string &start) {
@@ -75,28 +115,27 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
     for (size_t i = 0; i < units.size(); ++i) {
       pool.async([&, i] {
         const PlannedUnit &unit = units[i];
-        Toolchain toolchain = locateToolchain(&unit.entry);
-        ClangInvocation invocation =
-            translateForClang(unit.entry, toolchain, options.translate);
-        if (options.skipTranslationUnitsWithoutCuda &&
-            !translationUnitUsesCuda(invocation, toolchain)) {
-          outcomes[i].skippedWithoutCuda = true;
-          return;
-        }
-        outcomes[i] = analyzeTranslationUnit(invocation, registry,
-                                             CheckSelection(unit.config.checks),
-                                             unit.config.checkOptions);
-        // When a TU fails, what translation could not do (an unreadable
-        // response file, a broken toolkit) is usually why: say it first.
-        if (auto &problem = outcomes[i].problem) {
-          std::vector<std::string> causes = toolchain.problems;
-          causes.insert(causes.end(), invocation.warnings.begin(),
-                        invocation.warnings.end());
-          for (std::string &cause : causes)
-            cause = "note: " + cause;
-          problem->errors.insert(problem->errors.begin(), causes.begin(),
-                                 causes.end());
-        }
+        auto analyze = [&] {
+          Toolchain toolchain = locateToolchain(&unit.entry);
+          ClangInvocation invocation =
+              translateForClang(unit.entry, toolchain, options.translate);
+          if (options.skipTranslationUnitsWithoutCuda &&
+              !translationUnitUsesCuda(invocation, toolchain)) {
+            outcomes[i].skippedWithoutCuda = true;
+            return;
+          }
+          outcomes[i] = analyzeTranslationUnit(
+              invocation, registry, CheckSelection(unit.config.checks),
+              unit.config.checkOptions);
+          addTranslationProblems(toolchain, invocation, outcomes[i]);
+        };
+        std::optional<std::string> crash;
+        if (options.crashRecovery)
+          crash = runIsolated(analyze);
+        else
+          analyze();
+        if (crash)
+          outcomes[i] = crashedOutcome(unit.entry.file, *crash);
       });
     }
     pool.wait();

@@ -28,6 +28,7 @@ struct AnalyzerOptions {
   /// Unset (in-process users, tests): no file is read.
   std::optional<ConfigOverrides> config;
   bool skipFilesNotInDatabase = false; // named files with no entry: skip them
+  bool crashRecovery = true;           // a TU that crashes clang fails alone
   /// Skip TUs that use no CUDA (CudaUsageScan). The command line sets it when
   /// no file is named and --all-translation-units is absent; off for
   /// in-process users and tests unless they ask.

@@ -174,6 +174,11 @@ cl::opt<bool> allTranslationUnits(
     cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary line on stderr"),
                     cl::cat(category));
+cl::opt<bool> crashRecovery(
+    "crash-recovery",
+    cl::desc("A TU whose parse crashes clang is reported and the run goes on "
+             "(default); --crash-recovery=false lets a debugger see the crash"),
+    cl::init(true), cl::cat(category));
 
 llvm::Error usageError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -197,6 +202,7 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.analyzer.files.assign(sourceFiles.begin(), sourceFiles.end());
   result.analyzer.checks = checks;
   result.analyzer.jobs = jobs;
+  result.analyzer.crashRecovery = crashRecovery;
   result.analyzer.translate.extraArgs.assign(extraArgs.begin(), extraArgs.end());
   result.analyzer.translate.extraArgsBefore.assign(extraArgsBefore.begin(),
                                                    extraArgsBefore.end());

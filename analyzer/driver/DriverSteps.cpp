@@ -47,39 +47,11 @@ void printSummary(const AnalysisResult &result) {
     llvm::errs() << "streamlint: " << problem.file << ": "
                  << (problem.analyzedPartially ? "analyzed partially"
                                                : "not analyzed")
-                 << " because of compile errors:\n";
+                 << (problem.crashed ? " because clang crashed:\n"
+                                     : " because of compile errors:\n");
     for (const std::string &error : problem.errors)
       llvm::errs() << "  " << error << "\n";
   }
-}
-
-int showCommands(const AnalyzerOptions &options) {
-  auto invocations = listInvocations(options);
-  if (!invocations)
-    return fail(llvm::toString(invocations.takeError()), ExitUsageError);
-  for (const ClangInvocation &invocation : *invocations) {
-    llvm::outs() << "cd " << invocation.directory << " &&";
-    for (const std::string &arg : invocation.args)
-      llvm::outs() << " '" << arg << "'";
-    llvm::outs() << "\n";
-    // What the translation could not carry over (unknown nvcc flags, an
-    // unreadable response file), as shell comments.
-    if (!invocation.droppedFlags.empty())
-      llvm::outs() << "# dropped: " << llvm::join(invocation.droppedFlags, " ")
-                   << "\n";
-    for (const std::string &warning : invocation.warnings)
-      llvm::outs() << "# warning: " << warning << "\n";
-    // In-memory files the command refers to (host shims), so the command can
-    // be reproduced: each line of the contents follows "#| ".
-    for (const auto &[path, contents] : invocation.virtualFiles) {
-      llvm::outs() << "# virtual file " << path << ":\n";
-      llvm::SmallVector<llvm::StringRef, 64> lines;
-      llvm::StringRef(contents).split(lines, '\n');
-      for (llvm::StringRef line : lines)
-        llvm::outs() << "#| " << line << "\n";
-    }
-  }
-  return ExitClean;
 }
 
 std::string fixRootFor(const CommandLineOptions &options, const AnalysisPlan &plan) {
@@ -128,10 +100,15 @@ int writeReportAndFixes(const CommandLineOptions &options,
                                result, output, sources))
     return fail(llvm::toString(std::move(error)), ExitUsageError);
   if (options.outputPath.empty()) {
+    // With --fix-dry-run stdout is the diff (to pipe into `patch`/`git
+    // apply`); the report goes to stderr.
+    bool toStderr = options.fixDryRun;
     output.color = options.color == ColorMode::Always ||
                    (options.color == ColorMode::Auto &&
-                    llvm::sys::Process::StandardOutIsDisplayed());
-    writeFindings(options.format, result, output, sources, llvm::outs());
+                    (toStderr ? llvm::sys::Process::StandardErrIsDisplayed()
+                              : llvm::sys::Process::StandardOutIsDisplayed()));
+    writeFindings(options.format, result, output, sources,
+                  toStderr ? llvm::errs() : llvm::outs());
   } else {
     std::error_code error;
     llvm::raw_fd_ostream file(options.outputPath, error);

@@ -8,7 +8,8 @@
 # the same TUs and flags: clang++-22 -fsyntax-only (the translated commands
 # from `streamlint --show-commands`), streamlint with no checks (parse only),
 # streamlint with all checks, each at -j 1; the ratio analysis/parse; and the
-# -j 1 vs -j 2 speedup. Wall time is the median of REPEATS runs; peak memory
+# -j 1 vs -j 2 speedup; with BASELINE_STREAMLINT=<binary>, that build's
+# time on the same TUs and the ratio this/baseline. Wall time is the median of REPEATS runs; peak memory
 # is the largest resident set size seen.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,30 +40,10 @@ measure() {
   echo "$name $median $peak" >>"$WORK/results"
 }
 
-# The translated commands, with the in-memory host shims written to files.
-"$STREAMLINT" -p "$DB" --show-commands >"$WORK/show.txt"
-mkdir -p "$WORK/virtual"
-python3 - "$WORK/show.txt" "$WORK/virtual" >"$WORK/commands.sh" <<'PY'
-import sys, os
-show, virtual = sys.argv[1], sys.argv[2]
-files, current, commands = {}, None, []
-for line in open(show):
-    line = line.rstrip("\n")
-    if line.startswith("# virtual file "):
-        current = line[len("# virtual file "):-1]
-        files[current] = []  # every TU repeats the same file
-    elif line.startswith("#| ") and current:
-        files[current].append(line[3:])
-    elif line.startswith("cd "):
-        commands.append(line)
-for path, lines in files.items():
-    with open(os.path.join(virtual, os.path.basename(path)), "w") as out:
-        out.write("\n".join(lines))
-for command in commands:
-    for path in files:
-        command = command.replace(path, os.path.join(virtual, os.path.basename(path)))
-    print(command.replace("'clang++'", "clang++-22", 1) + " || echo FAILED >&2")
-PY
+# The translated commands: --show-commands prints them runnable (clang 22
+# by absolute path, host shims written to files under $XDG_CACHE_HOME).
+XDG_CACHE_HOME=$WORK/cache "$STREAMLINT" -p "$DB" --show-commands >"$WORK/show.txt"
+grep '^cd ' "$WORK/show.txt" | sed 's/$/ || echo FAILED >\&2/' >"$WORK/commands.sh"
 bash "$WORK/commands.sh" 2>"$WORK/clang.err" >/dev/null
 if grep -q FAILED "$WORK/clang.err"; then
   echo "warning: clang++-22 failed on some translated commands:" >&2; head -5 "$WORK/clang.err" >&2
@@ -71,6 +52,12 @@ measure "clang++-22 -fsyntax-only" bash "$WORK/commands.sh"
 measure "streamlint --checks=-* -j1" "$STREAMLINT" -p "$DB" --checks='-*' -j 1 --quiet
 measure "streamlint all checks -j1" "$STREAMLINT" -p "$DB" -j 1 --quiet
 measure "streamlint all checks -j2" "$STREAMLINT" -p "$DB" -j 2 --quiet
+# BASELINE_STREAMLINT: another build (e.g. main before a change) measured in
+# the same invocation, so the ratio compares like with like.
+if [ -n "${BASELINE_STREAMLINT:-}" ]; then
+  measure "baseline all checks -j1" "$BASELINE_STREAMLINT" -p "$DB" -j 1 --quiet
+  measure "baseline all checks -j2" "$BASELINE_STREAMLINT" -p "$DB" -j 2 --quiet
+fi
 
 echo "streamlint analysis benchmark: $TUS translation units from $DB, median of $REPEATS runs"
 python3 - "$WORK/results" <<'PY'
@@ -87,4 +74,7 @@ full2 = rows["streamlint all checks -j2"][0]
 print(f"  analysis / streamlint parse-only : {full / parse:.2f}x  (target <= 1.25x)")
 print(f"  analysis / clang++-22 -fsyntax-only: {full / clang:.2f}x")
 print(f"  -j1 / -j2 speedup                : {full / full2:.2f}x")
+if "baseline all checks -j1" in rows:
+    print(f"  this build / baseline, -j1        : {full / rows['baseline all checks -j1'][0]:.3f}x")
+    print(f"  this build / baseline, -j2        : {full2 / rows['baseline all checks -j2'][0]:.3f}x")
 PY

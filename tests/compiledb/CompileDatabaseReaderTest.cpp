@@ -92,5 +92,40 @@ TEST(CompileDatabaseReader, MissingDirectoryNamesThePath) {
             "/nonexistent/streamlint/build: no compile_commands.json");
 }
 
+// llvm::json recurses once a level: 100,000 nested arrays overflowed the
+// stack (a segmentation fault) before the reader checked the depth.
+TEST(CompileDatabaseReader, DeepNestingIsAnErrorWithPosition) {
+  TempDir dir;
+  for (size_t depth : {size_t(600), size_t(100000), size_t(2000000)}) {
+    dir.write("compile_commands.json",
+              "[\n" + std::string(depth, '[') + std::string(depth, ']') + "]");
+    std::string message = loadError(dir.path());
+    EXPECT_NE(message.find("compile_commands.json:2:512: malformed compile "
+                           "database: nested more than 512 levels deep"),
+              std::string::npos)
+        << message;
+  }
+}
+
+TEST(CompileDatabaseReader, BracketsInStringsAreNotNesting) {
+  TempDir dir;
+  std::string deepText(5000, '[');
+  dir.write("compile_commands.json",
+            R"([{"directory": "/b", "file": "a.c", "command": "cc -DX=\")" +
+                deepText + R"(\" a.c"}])");
+  EXPECT_EQ(loadError(dir.path()), "(loaded)");
+}
+
+TEST(CompileDatabaseReader, DeepObjectsAreAnErrorToo) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 100000; ++i)
+    text += "{\"a\":";
+  dir.write("compile_commands.json", text);
+  std::string message = loadError(dir.path());
+  EXPECT_NE(message.find("compile_commands.json:1:"), std::string::npos) << message;
+  EXPECT_NE(message.find("nested more than"), std::string::npos) << message;
+}
+
 } // namespace
 } // namespace streamlint

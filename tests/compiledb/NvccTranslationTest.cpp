@@ -52,6 +52,8 @@ INSTANTIATE_TEST_SUITE_P(
         PresentCase{"ArchAllMajorDefaults", {"-arch=all-major"}, {"--cuda-gpu-arch=sm_75"}},
         PresentCase{"XcompilerList", {"-Xcompiler", "-fPIC,-Wall"}, {"-fPIC", "-Wall"}},
         PresentCase{"XcompilerEquals", {"-Xcompiler=-fopenmp"}, {"-fopenmp"}},
+        PresentCase{"XcompilerBlankList", {"-Xcompiler", "-fPIC -Wall"}, {"-fPIC", "-Wall"}},
+        PresentCase{"XcompilerEqualsList", {"-Xcompiler=-fPIC,-pthread"}, {"-fPIC", "-pthread"}},
         PresentCase{"CompilerOptions", {"--compiler-options", "-pthread"}, {"-pthread"}},
         PresentCase{"XcompilerInclude", {"-Xcompiler", "-Iinc"}, {"-I/build/inc"}},
         PresentCase{"RdcTrue", {"-rdc=true"}, {"-fgpu-rdc"}},

@@ -35,6 +35,7 @@ TEST_P(NvccOptionsFile, ExpandsQuotedIncludePaths) {
   EXPECT_TRUE(hasSequence(inv.args, {"-isystem", "/opt/sys"}));
   EXPECT_TRUE(hasSequence(inv.args, {"-DFROM_RSP"}));
   EXPECT_TRUE(inv.warnings.empty()) << llvm::join(inv.warnings, "; ");
+  EXPECT_TRUE(inv.errors.empty()) << llvm::join(inv.errors, "; ");
   EXPECT_TRUE(inv.droppedFlags.empty()) << llvm::join(inv.droppedFlags, " ");
 }
 
@@ -59,15 +60,43 @@ TEST(ResponseFiles, GccAtFileNested) {
       << llvm::join(inv.args, " ");
 }
 
-TEST(ResponseFiles, MissingFileIsAWarningNamingIt) {
+TEST(ResponseFiles, MissingFileIsAnErrorNamingIt) {
   TempDir dir;
   CompileEntry entry{dir.path(), dir.path() + "/k.cu",
                      {"nvcc", "--options-file", "gone.rsp", "-c", "k.cu"}};
   auto inv = translateForClang(entry, fakeToolchain(), {});
-  ASSERT_EQ(inv.warnings.size(), 1u);
-  EXPECT_NE(inv.warnings[0].find(dir.path() + "/gone.rsp"), std::string::npos)
-      << inv.warnings[0];
+  ASSERT_EQ(inv.errors.size(), 1u);
+  EXPECT_NE(inv.errors[0].find(dir.path() + "/gone.rsp"), std::string::npos)
+      << inv.errors[0];
+  EXPECT_NE(inv.errors[0].find("--options-file gone.rsp"), std::string::npos)
+      << inv.errors[0];
+  EXPECT_NE(inv.errors[0].find("No such file"), std::string::npos) << inv.errors[0];
   EXPECT_FALSE(mentions(inv.args, "gone.rsp"));
+}
+
+TEST(ResponseFiles, EveryMissingSpellingIsAnError) {
+  TempDir dir;
+  for (std::vector<std::string> spelling :
+       {std::vector<std::string>{"-optf", "gone.rsp"}, {"--options-file=gone.rsp"},
+        {"-optf=gone.rsp"}, {"@gone.rsp"}}) {
+    std::vector<std::string> args = {"nvcc", "-c", "k.cu"};
+    args.insert(args.begin() + 1, spelling.begin(), spelling.end());
+    auto inv = translateForClang({dir.path(), dir.path() + "/k.cu", args},
+                                 fakeToolchain(), {});
+    ASSERT_EQ(inv.errors.size(), 1u) << llvm::join(spelling, " ");
+    EXPECT_NE(inv.errors[0].find(spelling.front()), std::string::npos)
+        << inv.errors[0];
+  }
+}
+
+TEST(ResponseFiles, DirectoryIsAnError) {
+  TempDir dir;
+  dir.write("flags.rsp/inside", "");
+  CompileEntry entry{dir.path(), dir.path() + "/k.cu",
+                     {"nvcc", "-optf", "flags.rsp", "-c", "k.cu"}};
+  auto inv = translateForClang(entry, fakeToolchain(), {});
+  ASSERT_EQ(inv.errors.size(), 1u);
+  EXPECT_NE(inv.errors[0].find("directory"), std::string::npos) << inv.errors[0];
 }
 
 TEST(ResponseFiles, SelfInclusionStops) {
@@ -76,8 +105,46 @@ TEST(ResponseFiles, SelfInclusionStops) {
   CompileEntry entry{dir.path(), dir.path() + "/a.cpp",
                      {"g++", "@loop.rsp", "-c", "a.cpp"}};
   auto inv = translateForClang(entry, fakeToolchain(), {});
-  ASSERT_EQ(inv.warnings.size(), 1u);
-  EXPECT_NE(inv.warnings[0].find("nested too deeply"), std::string::npos);
+  ASSERT_EQ(inv.errors.size(), 1u);
+  EXPECT_NE(inv.errors[0].find("refers to itself"), std::string::npos)
+      << inv.errors[0];
+  EXPECT_NE(inv.errors[0].find(dir.path() + "/loop.rsp"), std::string::npos);
+  EXPECT_TRUE(hasSequence(inv.args, {"-DLOOP"})) << llvm::join(inv.args, " ");
+}
+
+TEST(ResponseFiles, CycleIsNamedWithItsChain) {
+  TempDir dir;
+  dir.write("a.rsp", "-DA --options-file b.rsp");
+  dir.write("b.rsp", "-DB -optf=a.rsp");
+  CompileEntry entry{dir.path(), dir.path() + "/k.cu",
+                     {"nvcc", "--options-file", "a.rsp", "-c", "k.cu"}};
+  auto inv = translateForClang(entry, fakeToolchain(), {});
+  ASSERT_EQ(inv.errors.size(), 1u);
+  EXPECT_NE(inv.errors[0].find("cycle: " + dir.path() + "/a.rsp -> " +
+                               dir.path() + "/b.rsp -> " + dir.path() + "/a.rsp"),
+            std::string::npos)
+      << inv.errors[0];
+}
+
+TEST(ResponseFiles, SameFileTwiceIsNoCycle) {
+  TempDir dir;
+  dir.write("common.rsp", "-DCOMMON");
+  dir.write("a.rsp", "@common.rsp @common.rsp");
+  CompileEntry entry{dir.path(), dir.path() + "/a.cpp",
+                     {"g++", "@a.rsp", "@common.rsp", "-c", "a.cpp"}};
+  auto inv = translateForClang(entry, fakeToolchain(), {});
+  EXPECT_TRUE(inv.errors.empty()) << llvm::join(inv.errors, "; ");
+}
+
+TEST(ResponseFiles, DeepDistinctNestingStops) {
+  TempDir dir;
+  for (int i = 0; i < 40; ++i)
+    dir.write("r" + std::to_string(i) + ".rsp", "@r" + std::to_string(i + 1) + ".rsp");
+  CompileEntry entry{dir.path(), dir.path() + "/a.cpp",
+                     {"g++", "@r0.rsp", "-c", "a.cpp"}};
+  auto inv = translateForClang(entry, fakeToolchain(), {});
+  ASSERT_EQ(inv.errors.size(), 1u);
+  EXPECT_NE(inv.errors[0].find("nested too deeply"), std::string::npos);
 }
 
 } // namespace

@@ -28,6 +28,36 @@ expect_exit 0 "--fix" -- "$STREAMLINT" -p . --fix --use-color=false
 expect_stderr "applied 0 fix(es)"
 cmp -s a.cu "$WORK/a.orig" || fail "--fix changed a.cu without applicable fixes"
 
+# With a fix to print, --fix-dry-run keeps stdout for the diff alone (what
+# `patch`/`git apply` read) and writes the report to stderr, as clang-tidy
+# keeps its diagnostics apart from what a tool consumes.
+mkdir -p "$WORK/d"
+cat >"$WORK/d/b.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void kernel(float *d) {}
+void run(float *d, const float *h, size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);
+  kernel<<<1, 32>>>(d);
+}
+CU
+cat >"$WORK/d/compile_commands.json" <<JSON
+[{"directory": "$WORK/d", "file": "b.cu", "command": "nvcc -x cu -c b.cu -o b.o"}]
+JSON
+cp -r "$WORK/d" "$WORK/d-copy"
+(cd "$WORK/d" && expect_exit 1 "--fix-dry-run with a fix" -- "$STREAMLINT" -p . --fix-dry-run --use-color=false)
+head -1 "$WORK/out" | grep -q '^--- a/b.cu' || fail "stdout does not start with the diff: $(head -3 "$WORK/out")"
+grep -q 'b.cu:5:' "$WORK/out" && fail "the report is on stdout with the diff"
+grep -q 'warning:' "$WORK/out" && fail "a warning is on stdout with the diff"
+expect_stderr "b.cu:5:3: warning:"
+expect_stderr "would apply 1 fix(es) in 1 file(s)"
+(cd "$WORK/d-copy" && patch -s -p1 <"$WORK/out") || fail "patch rejected the dry-run diff"
+grep -q 'kernel<<<1, 32, 0, s>>>(d);' "$WORK/d-copy/b.cu" || fail "the patched file lacks the fix"
+# --format json --fix-dry-run: the JSON report on stderr, still parseable.
+(cd "$WORK/d" && expect_exit 1 "--fix-dry-run --format json" -- "$STREAMLINT" -p . --fix-dry-run --format json --quiet)
+head -1 "$WORK/out" | grep -q '^--- a/b.cu' || fail "JSON run: stdout is not the diff"
+grep -v '^streamlint: ' "$WORK/err" | python3 -c 'import json,sys; json.load(sys.stdin)' ||
+  fail "the JSON report on stderr does not parse"
+
 mkdir -p "$WORK/yaml"
 expect_exit 0 "--export-fixes" -- "$STREAMLINT" -p . --export-fixes "$WORK/yaml/fixes.yaml"
 grep -q '^MainSourceFile:' "$WORK/yaml/fixes.yaml" || fail "no MainSourceFile in YAML"

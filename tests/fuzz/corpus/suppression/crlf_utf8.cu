@@ -1,0 +1,4 @@
+x // NOLINTNEXTLINE
+
+// NOLINTBEGIN(é)
+	// NOLINTEND(é)
