@@ -350,8 +350,8 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
                                                        const clang::FunctionDecl &function,
                                                        const clang::VarDecl &target) {
   clang::ASTContext &ast = context().ast();
-  std::optional<StreamInScope> inScope = uniqueStreamInScope(function, call, ast);
-  if (!inScope || inScope->variable != &target)
+  std::optional<SuggestedStream> inScope = suggestedStream(function, call, ast);
+  if (!inScope || !inScope->usedByFunction || inScope->stream != &target)
     return std::nullopt;
   const clang::FunctionDecl *callee = call.getDirectCallee();
   bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
