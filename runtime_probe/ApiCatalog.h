@@ -20,6 +20,10 @@ enum ApiTrait : std::uint16_t {
   TraitDeviceWide = 1 << 6,    // waits for the whole device, whatever its args
   TraitImplicitStream = 1 << 7, // synchronous copy/memset: no stream argument,
                                 // runs on the default stream (legacy unless _ptds)
+  TraitFrees = 1 << 8,         // releases what an allocation returned
+  TraitPinsHost = 1 << 9,      // the range it returns (or registers) is pinned host memory
+  TraitManaged = 1 << 10,      // the range it returns is managed memory
+  TraitDriverApi = 1 << 11,    // a driver API entry point (cu*), not the runtime's
   TraitKnown = 1 << 15,        // classified (even if no other bit is set)
 };
 

@@ -32,6 +32,8 @@ struct SiteRecord {
   std::atomic<std::uint64_t> callbackThreadCalls{0}; // on the driver's thread
   std::atomic<std::uint64_t> callbackThreadErrors{0};
   std::atomic<std::int32_t> lastCallbackThreadError{0};
+  std::atomic<std::uint64_t> churn{0};    // allocations/frees judged churn
+  std::atomic<std::uint64_t> ownFreed{0}; // frees of memory this site returned
 };
 
 /// Hash of a raw stack and the API name pointer; never 0.
@@ -56,6 +58,11 @@ public:
 
   /// Visits every published record (safe while other threads record).
   template <typename Visitor> void forEach(Visitor &&visit) const {
+    for (std::size_t i = 0; i <= mask_; ++i)
+      if (slots_[i].ready.load(std::memory_order_acquire))
+        visit(slots_[i]);
+  }
+  template <typename Visitor> void forEach(Visitor &&visit) {
     for (std::size_t i = 0; i <= mask_; ++i)
       if (slots_[i].ready.load(std::memory_order_acquire))
         visit(slots_[i]);

@@ -4,10 +4,14 @@
 // the handlers, aggregated per call site in a lock-free table, and the raw
 // trace is written once at exit or on a fatal signal.
 
+#include "AllocationChurn.h"
 #include "ApiCatalog.h"
 #include "CallParams.h"
 #include "CallSiteTable.h"
+#include "DriverImports.h"
+#include "HostClock.h"
 #include "ModuleMap.h"
+#include "PinnedMemoryTracker.h"
 #include "ProbeHandlers.h"
 #include "RawTrace.h"
 #include "StackCapture.h"
@@ -32,11 +36,30 @@ namespace {
 constexpr std::size_t kSiteCapacity = 8192;
 constexpr unsigned kAppFramesKept = 10; // enough to pass cudart and stubs
 constexpr unsigned kMaxCallbackIds = 1024;
+constexpr std::size_t kLiveAllocations = 1 << 15;
+
+// Driver entry points the checks flag (alloc-in-loop, device-sync,
+// pageable-memcpy-async). Their callbacks are turned on only in programs that
+// import one of them (DriverImports.h: any driver callback makes CUPTI
+// intercept every driver call cudart makes); a call nested in a runtime call
+// then returns at once, one made by the application is a site of its own.
+constexpr CUpti_CallbackId kDriverSiteCallbacks[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,      CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,  CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,     CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,       CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
+};
 
 /// Process-wide probe state; leaked on purpose so that nothing is destroyed
 /// while late callbacks or signal handlers may still read it.
 struct ProbeState {
   CallSiteTable table{kSiteCapacity};
+  AllocationChurn churn{kLiveAllocations};
+  PinnedMemoryTracker pinned;
   ModuleMap modules;
   CudaModules cudaModules;
   Unwinder unwinder = Unwinder::Libunwind;
@@ -45,6 +68,9 @@ struct ProbeState {
   CUpti_SubscriberHandle subscriber = nullptr;
   std::atomic<bool> driverLaunchesOn{false}; // see enableDriverLaunches
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
+  std::atomic<std::uint16_t> driverTraitsByCallbackId[kMaxCallbackIds] = {};
+  std::atomic<std::uint32_t> nextThreadId{1};
+  HostClock clock;
 };
 ProbeState *gProbe = nullptr;
 
@@ -55,24 +81,33 @@ struct ThreadState {
   signed char driverThread = -1; // -1 unknown, 0 no, 1 yes
   bool skip = false;      // the outermost call in flight is not recorded
   unsigned walkDepth = 0; // see captureStack
-  std::uint64_t startNs = 0;
+  std::uint64_t startTicks = 0;
+  std::uint32_t id = 0;   // the probe's id for the thread (alloc-in-loop churn)
   ApiCall call;
+  PinnedMemoryTracker::ThreadCache pinnedCache;
 };
 thread_local ThreadState tThread;
 
-std::uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return std::uint64_t(ts.tv_sec) * 1000000000ull + ts.tv_nsec;
+/// Turns the sites' tick sums into nanoseconds (once, at the flush).
+void ticksToNanoseconds() {
+  if (!gProbe->clock.usesTsc())
+    return;
+  double nsPerTick = gProbe->clock.nanosecondsPerTick();
+  gProbe->table.forEach([&](SiteRecord &site) {
+    auto v = site.hostNs.load(std::memory_order_relaxed);
+    site.hostNs.store(std::uint64_t(double(v) * nsPerTick), std::memory_order_relaxed);
+  });
 }
 
-std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name) {
+std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name, bool driver) {
   if (cbid >= kMaxCallbackIds)
     return name ? classifyApi(name) : TraitKnown;
-  std::uint16_t t = gProbe->traitsByCallbackId[cbid].load(std::memory_order_relaxed);
+  auto &slot = driver ? gProbe->driverTraitsByCallbackId[cbid]
+                      : gProbe->traitsByCallbackId[cbid];
+  std::uint16_t t = slot.load(std::memory_order_relaxed);
   if (!(t & TraitKnown)) { // first call of this API: classify once
     t = name ? classifyApi(name) : TraitKnown;
-    gProbe->traitsByCallbackId[cbid].store(t, std::memory_order_relaxed);
+    slot.store(t, std::memory_order_relaxed);
   }
   return t;
 }
@@ -108,37 +143,52 @@ void enableDriverLaunches(ThreadState &t) {
 
 constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
                                        TraitAllocation | TraitSynchronization;
-// The checks whose evidence reports host time; other calls (launches above
-// all) are not timed: two clock reads are a tenth of a launch's budget.
-constexpr std::uint16_t kTimed = TraitMemcpyAsync | TraitAllocation |
-                                 TraitSynchronization;
+// Host time is read only where some evidence reports it: allocations
+// (alloc-in-loop), copies from pageable memory (pageable-memcpy-async's cost)
+// and device-wide waits (device-sync). A launch, a pinned copy or a wait on
+// the program's own stream is not timed: two clock reads are a tenth of a
+// launch's budget.
+bool reportsHostTime(const ApiCall &call) {
+  if (call.traits & TraitAllocation)
+    return true;
+  if (call.traits & TraitMemcpyAsync)
+    return call.hostMemory == HostMemory::Pageable;
+  if (call.traits & TraitSynchronization)
+    return (call.traits & TraitDeviceWide) || call.stream == StreamKind::Legacy;
+  return false;
+}
 
 __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_CallbackId cbid,
-                           const CUpti_CallbackData *cb) {
+                           const CUpti_CallbackData *cb, bool driver = false) {
   if (t.depth++ > 0)
     return; // cudart calling itself: the outermost call is the site
   t.call = ApiCall{};
-  t.call.traits = traitsFor(cbid, cb->functionName);
+  t.call.traits = traitsFor(cbid, cb->functionName, driver);
   // No check looks at this call (cudaGetLastError, cudaGetDevice, ...) unless
   // it runs on the driver's callback thread: no params, no clock, no unwind.
   t.skip = !(t.call.traits & kInteresting) && !onDriverThread(t);
   if (t.skip)
     return;
-  if (cb->functionParams)
-    readParams(cbid, cb->functionParams, t.call, t.inProbe);
+  ParamsContext context{gProbe->pinned, t.pinnedCache, t.inProbe};
+  if (driver)
+    readDriverParams(cbid, cb->functionParams, t.call, context);
+  else if (cb->functionParams)
+    readParams(cbid, cb->functionParams, t.call, context);
   if ((t.call.traits & TraitLaunch) && t.call.stream == StreamKind::Unknown &&
       !gProbe->driverLaunchesOn.load(std::memory_order_relaxed))
     enableDriverLaunches(t);
-  t.startNs = (t.call.traits & kTimed) ? nowNs() : 0;
+  t.startTicks = reportsHostTime(t.call) ? gProbe->clock.now() : 0;
 }
 
 __attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const CUpti_CallbackData *cb) {
   if (--t.depth > 0 || t.skip)
     return;
   ApiCall &call = t.call;
-  call.hostNs = t.startNs ? nowNs() - t.startNs : 0;
-  if (cb->functionReturnValue)
-    call.result = *static_cast<const cudaError_t *>(cb->functionReturnValue);
+  call.hostNs = t.startTicks ? gProbe->clock.now() - t.startTicks : 0; // ticks until the flush
+  if (cb->functionReturnValue) // cudaError_t or CUresult: both an int enum
+    call.result = *static_cast<const int *>(cb->functionReturnValue);
+  if (call.addressOut && call.result == 0)
+    call.address = *static_cast<const std::uintptr_t *>(call.addressOut);
   call.onCallbackThread = onDriverThread(t);
   // Only the application's frames: the resolver never looks at CUDA's or the
   // probe's, and leaving them out of the key makes hashing cheaper.
@@ -146,9 +196,16 @@ __attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const C
   unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept, gProbe->cudaModules,
                             gProbe->unwinder, /*appOnly=*/true, &t.walkDepth);
   std::uint64_t key = hashStack(pcs, n, cb->functionName);
-  if (SiteRecord *site = gProbe->table.acquire(key, cb->functionName,
-                                               call.traits, pcs, n))
-    recordCall(*site, call);
+  SiteRecord *site = gProbe->table.acquire(key, cb->functionName, call.traits, pcs, n);
+  if (!site)
+    return;
+  recordCall(*site, call);
+  if (call.traits & TraitAllocation) {
+    if (!t.id)
+      t.id = gProbe->nextThreadId.fetch_add(1, std::memory_order_relaxed);
+    call.thread = t.id;
+    handleMemoryEvent(*site, call, gProbe->churn, gProbe->pinned);
+  }
 }
 
 // The stream of a launch whose runtime entry point has no params struct.
@@ -183,6 +240,13 @@ onDriverLaunch(ThreadState &t, CUpti_CallbackId cbid, const CUpti_CallbackData *
   call.stream = legacy ? StreamKind::Legacy : StreamKind::Other;
 }
 
+bool isDriverLaunch(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+}
+
 /// The one CUPTI callback: dispatches on domain and site.
 // Inlined callees keep the probe's own frames, which every unwind walks
 // through, to one.
@@ -198,8 +262,15 @@ void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
       onRuntimeEnter(t, cbid, cb);
     else
       onRuntimeExit(t, cb);
-  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && enter) {
-    onDriverLaunch(t, cbid, cb);
+  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (isDriverLaunch(cbid)) {
+      if (enter)
+        onDriverLaunch(t, cbid, cb);
+    } else if (enter) { // a driver entry point the checks flag
+      onRuntimeEnter(t, cbid, cb, /*driver=*/true);
+    } else {
+      onRuntimeExit(t, cb);
+    }
   }
 }
 
@@ -226,6 +297,7 @@ void flushTrace(bool fromSignal) {
     return;
   if (!fromSignal)
     gProbe->modules.snapshot(); // libraries dlopen'ed since start
+  ticksToNanoseconds(); // plain arithmetic: safe in a signal handler
   int fd = ::open(gProbe->rawPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   bool ok = fd >= 0 && writeRawTrace(fd, gProbe->table, gProbe->modules,
                                      static_cast<long>(getpid()),
@@ -237,6 +309,11 @@ void flushTrace(bool fromSignal) {
   if (!ok)
     std::fprintf(stderr, "streamlint-probe: cannot write the trace to %s: %s\n",
                  gProbe->rawPath, std::strerror(errno));
+  if (std::uint64_t untracked = gProbe->churn.untracked())
+    std::fprintf(stderr,
+                 "streamlint-probe: %llu allocations not checked for churn: "
+                 "the live-allocation table was full\n",
+                 static_cast<unsigned long long>(untracked));
   if (std::uint64_t dropped = gProbe->table.droppedCalls())
     std::fprintf(stderr,
                  "streamlint-probe: %llu calls not recorded: all %zu call-site "
@@ -288,6 +365,7 @@ void startProbe() {
                  "using libgcc's slower unwinder (Debian: apt-get install "
                  "libunwind8)\n", why ? why : "unavailable");
   }
+  gProbe->clock.start();
   gProbe->modules.snapshot();
   gProbe->cudaModules.driver = rangeOf("libcuda.so");
   gProbe->cudaModules.cupti = rangeOf("libcupti.so");
@@ -312,6 +390,9 @@ void startProbe() {
   for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
                               CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
     cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  if (driverSitesWanted())
+    for (CUpti_CallbackId id : kDriverSiteCallbacks)
+      cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   gProbe->subscriber = subscriber; // driver launch callbacks: enableDriverLaunches
   std::atexit(flushAtExit);
   pthread_atfork(nullptr, nullptr, onForkChild);

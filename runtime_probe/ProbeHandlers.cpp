@@ -1,6 +1,8 @@
 #include "ProbeHandlers.h"
 
+#include "AllocationChurn.h"
 #include "ApiCatalog.h"
+#include "PinnedMemoryTracker.h"
 
 namespace streamlint::probe {
 namespace {
@@ -31,6 +33,22 @@ void handleCallbackThread(SiteRecord &site, const ApiCall &call) {
     site.callbackThreadErrors.fetch_add(1, kRelaxed);
     site.lastCallbackThreadError.store(call.result, kRelaxed);
   }
+}
+
+void handleMemoryEvent(SiteRecord &site, const ApiCall &call,
+                       AllocationChurn &churn, PinnedMemoryTracker &pinned) {
+  if (call.result != 0 || !call.address || !(call.traits & TraitAllocation))
+    return;
+  if (call.traits & TraitFrees) {
+    churn.freed(site, call.address);
+    pinned.remove(call.address); // cudaFreeHost, cudaHostUnregister, managed
+    return;
+  }
+  churn.allocated(site, call.address, call.thread);
+  if (call.traits & TraitPinsHost)
+    pinned.add(call.address, call.bytes, HostRangeKind::Pinned);
+  else if (call.traits & TraitManaged)
+    pinned.add(call.address, call.bytes, HostRangeKind::Managed);
 }
 
 void recordCall(SiteRecord &site, const ApiCall &call) {

@@ -117,6 +117,10 @@ bool writeRawTrace(int fd, const CallSiteTable &table, const ModuleMap &modules,
       w.put(' ');
       w.hex(s.frames[i]);
     }
+    if (std::uint64_t churn = s.churn.load(acq)) { // optional trailing field
+      w.text(" churn ");
+      w.dec(churn);
+    }
     w.put('\n');
   });
   w.text("end\n");
@@ -168,6 +172,16 @@ bool readRawTrace(std::istream &in, RawTrace &trace, std::string &error) {
         fields >> std::hex >> pc >> std::dec;
         s.frames.push_back(pc);
       }
+      bool framesRead = !fields.fail();
+      std::string optional;
+      if (framesRead && fields >> optional) {
+        if (optional != "churn" || !(fields >> s.churn))
+          return fail("malformed site");
+      } else if (framesRead) {
+        fields.clear(); // the line ended after the frames
+      }
+      if (!framesRead)
+        return fail("malformed site");
       if (fields.fail())
         return fail("malformed site");
       trace.sites.push_back(std::move(s));

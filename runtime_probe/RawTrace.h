@@ -9,6 +9,7 @@
 //   module <start-hex> <end-hex> <bias-hex> <path>
 //   site <api> <traits> <calls> <host-ns> <bytes> <stream-calls> <legacy>
 //        <pageable> <pinned> <cb-calls> <cb-errors> <cb-last-error> <n> <pc-hex>...
+//        [churn <allocation/free calls judged churn>]
 //   end
 
 #include "CallSiteTable.h"
@@ -31,7 +32,7 @@ struct RawSite {
   std::uint16_t traits = 0;
   std::uint64_t calls = 0, hostNs = 0, bytes = 0, streamCalls = 0,
                 legacyStream = 0, pageable = 0, pinned = 0,
-                callbackThreadCalls = 0, callbackThreadErrors = 0;
+                callbackThreadCalls = 0, callbackThreadErrors = 0, churn = 0;
   std::int32_t lastCallbackThreadError = 0;
   std::vector<std::uintptr_t> frames; // innermost first
 };

@@ -1,7 +1,17 @@
-// Probe overhead workloads. Prints "<mode> calls=<runtime API calls timed>
-// us=<microseconds>" for the timed part (after CUDA start-up).
-//   probe_bench launch [N]      N empty kernels on a stream (default 100000)
-//   probe_bench pipeline [IT]   H2D, 4 kernels, D2H on 2 streams, IT rounds
+// Probe overhead workloads, one call kind each. Prints "<mode> calls=<runtime
+// API calls timed> us=<microseconds>" for the timed part (after CUDA
+// start-up; stream-ordered calls in batches of 256 whose synchronization is
+// not timed); bench/probe/run_bench.sh turns them into added us per call.
+//   probe_bench MODE [N]
+//   launch          N empty kernels on a stream (default 100000)
+//   copy-pinned     N 4 KiB cudaMemcpyAsync H2D from cudaMallocHost memory
+//   copy-pageable   N 4 KiB cudaMemcpyAsync H2D from malloc memory
+//   memset          N 4 KiB cudaMemsetAsync on a stream
+//   event-record    N cudaEventRecord on a stream
+//   stream-sync     N cudaStreamSynchronize of an idle stream
+//   device-sync     N cudaDeviceSynchronize of an idle device
+//   malloc-free     N cudaMalloc + cudaFree pairs of 4 KiB (2N calls)
+//   pipeline [IT]   H2D, 4 kernels, D2H on 2 streams, IT rounds (default 200)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,23 +35,7 @@ static double nowUs() {
   return duration<double, std::micro>(steady_clock::now().time_since_epoch()).count();
 }
 
-int main(int argc, char **argv) {
-  const char *mode = argc > 1 ? argv[1] : "launch";
-  cudaStream_t s[2];
-  for (auto &st : s)
-    cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
-  empty<<<1, 1, 0, s[0]>>>(); // warm up
-  cudaStreamSynchronize(s[0]);
-  if (std::strcmp(mode, "launch") == 0) {
-    long n = argc > 2 ? std::atol(argv[2]) : 100000;
-    double t0 = nowUs();
-    for (long i = 0; i < n; ++i)
-      empty<<<1, 32, 0, s[0]>>>();
-    cudaStreamSynchronize(s[0]);
-    std::printf("launch calls=%ld us=%.0f\n", n + 1, nowUs() - t0);
-    return 0;
-  }
-  int iters = argc > 2 ? std::atoi(argv[2]) : 200;
+static int pipeline(cudaStream_t *s, int iters) {
   const int n = 1 << 21; // 8 MiB of floats per stream
   float *h[2], *d[2];
   for (int k = 0; k < 2; ++k) {
@@ -60,8 +54,8 @@ int main(int argc, char **argv) {
       cudaMemcpyAsync(h[k], d[k], n * sizeof(float), cudaMemcpyDeviceToHost, s[k]);
       calls += 6;
     }
-    for (auto &st : s)
-      cudaStreamSynchronize(st);
+    for (int k = 0; k < 2; ++k)
+      cudaStreamSynchronize(s[k]);
     calls += 2;
   }
   double us = nowUs() - t0;
@@ -69,5 +63,83 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     sum += h[0][i] + h[1][i];
   std::printf("pipeline calls=%ld us=%.0f checksum=%.3f\n", calls, us, sum);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "launch";
+  cudaStream_t s[2];
+  for (auto &st : s)
+    cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+  empty<<<1, 1, 0, s[0]>>>(); // warm up
+  cudaStreamSynchronize(s[0]);
+  if (std::strcmp(mode, "pipeline") == 0)
+    return pipeline(s, argc > 2 ? std::atoi(argv[2]) : 200);
+
+  const size_t bytes = 4096;
+  char *device = nullptr, *pinned = nullptr;
+  char *pageable = static_cast<char *>(std::malloc(bytes));
+  std::memset(pageable, 1, bytes);
+  cudaMalloc(&device, bytes);
+  cudaMallocHost(&pinned, bytes);
+  cudaEvent_t event;
+  cudaEventCreateWithFlags(&event, cudaEventDisableTiming);
+  cudaMemcpyAsync(device, pinned, bytes, cudaMemcpyHostToDevice, s[0]); // warm up
+  cudaMemcpyAsync(device, pageable, bytes, cudaMemcpyHostToDevice, s[0]);
+  cudaStreamSynchronize(s[0]);
+
+  // Stream-ordered calls are issued in batches of kBatch, each followed by
+  // an untimed synchronization, so that the GPU never falls behind and the
+  // timed part is the host's cost of the calls alone (an unbatched loop of
+  // 100k small copies waits for the GPU and hides what the probe adds).
+  const long kBatch = 256;
+  long n = argc > 2 ? std::atol(argv[2]) : 100000, calls = n;
+  double us = 0;
+  auto batched = [&](auto issue) {
+    for (long done = 0; done < n; done += kBatch) {
+      long count = n - done < kBatch ? n - done : kBatch;
+      double t0 = nowUs();
+      for (long i = 0; i < count; ++i)
+        issue();
+      us += nowUs() - t0;
+      cudaStreamSynchronize(s[0]);
+    }
+  };
+  auto unbatched = [&](auto call) {
+    double t0 = nowUs();
+    for (long i = 0; i < n; ++i)
+      call();
+    us += nowUs() - t0;
+  };
+  if (std::strcmp(mode, "launch") == 0) {
+    batched([&] { empty<<<1, 32, 0, s[0]>>>(); });
+  } else if (std::strcmp(mode, "copy-pinned") == 0) {
+    batched([&] { cudaMemcpyAsync(device, pinned, bytes, cudaMemcpyHostToDevice, s[0]); });
+  } else if (std::strcmp(mode, "copy-pageable") == 0) {
+    batched([&] { cudaMemcpyAsync(device, pageable, bytes, cudaMemcpyHostToDevice, s[0]); });
+  } else if (std::strcmp(mode, "memset") == 0) {
+    batched([&] { cudaMemsetAsync(device, 0, bytes, s[0]); });
+  } else if (std::strcmp(mode, "event-record") == 0) {
+    batched([&] { cudaEventRecord(event, s[0]); });
+  } else if (std::strcmp(mode, "stream-sync") == 0) {
+    unbatched([&] { cudaStreamSynchronize(s[1]); });
+  } else if (std::strcmp(mode, "device-sync") == 0) {
+    unbatched([&] { cudaDeviceSynchronize(); });
+  } else if (std::strcmp(mode, "malloc-free") == 0) {
+    unbatched([&] {
+      char *p = nullptr;
+      cudaMalloc(&p, bytes);
+      cudaFree(p);
+    });
+    calls = 2 * n;
+  } else {
+    std::fprintf(stderr, "probe_bench: unknown mode %s\n", mode);
+    return 2;
+  }
+  cudaStreamSynchronize(s[0]);
+  std::printf("%s calls=%ld us=%.0f\n", mode, calls, us);
+  cudaFreeHost(pinned);
+  cudaFree(device);
+  std::free(pageable);
   return 0;
 }

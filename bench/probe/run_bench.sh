@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Probe overhead: runs each workload unprobed and under streamlint-probe with
-# each unwinder (STREAMLINT_PROBE_UNWINDER), interleaved, REPS times, and
-# prints medians and ratios against the unprobed runs of the same invocation.
-#   run_bench.sh BENCH_BINARY PROBE_LAUNCHER [REPS] [UNWINDER...]
-# UNWINDER: libunwind (default), libgcc, none (no call sites: CUPTI's floor).
+# Probe overhead per call kind: runs each workload unprobed and under
+# streamlint-probe in each variant, interleaved, REPS times, and prints
+# medians and the added microseconds per call against the unprobed runs of
+# the same invocation.
+#   run_bench.sh BENCH_BINARY PROBE_LAUNCHER [REPS] [VARIANT...]
+# VARIANT: an unwinder (libunwind, libgcc, none: STREAMLINT_PROBE_UNWINDER),
+# driversites (the driver entry-point callbacks forced on, as in programs
+# that call the driver API: STREAMLINT_PROBE_DRIVER_SITES=1), or NAME=LIBRARY
+# to run another build of libstreamlint_probe.so
+# (STREAMLINT_PROBE_LIBRARY), e.g. before=old/libstreamlint_probe.so.
+# Env: BENCH_MODES (default: every call kind and the pipeline), BENCH_N_<mode>
+# (calls per run, '-' in the mode written as '_').
 set -eu
 bench=$1 probe=$2 reps=${3:-5}
 shift $(( $# < 3 ? $# : 3 ))
-unwinders=${*:-libunwind}
+variants=${*:-libunwind}
+modes=${BENCH_MODES:-launch copy-pinned copy-pageable memset event-record stream-sync device-sync malloc-free pipeline}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -19,20 +27,27 @@ timed() { # name, command...: appends the timed-loop and whole-process us
   echo $(( (t1 - t0) / 1000 )) >>"$tmp/$name.wall"
   calls=$(echo "$out" | field calls)
 }
-for mode in launch pipeline; do
+run_variant() { # variant, mode
+  case $1 in
+  *=*) STREAMLINT_PROBE_LIBRARY=${1#*=} timed "${1%%=*}" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
+  driversites) STREAMLINT_PROBE_DRIVER_SITES=1 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
+  *) STREAMLINT_PROBE_UNWINDER=$1 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
+  esac
+}
+for mode in $modes; do
   rm -f "$tmp"/*.timed "$tmp"/*.wall
+  var=BENCH_N_${mode//-/_}; n=${!var:-}
   for r in $(seq "$reps"); do
-    timed plain "$bench" $mode
-    for u in $unwinders; do
-      STREAMLINT_PROBE_UNWINDER=$u timed "$u" "$probe" -o "$tmp/t.trace" -- "$bench" $mode
-    done
+    timed plain "$bench" $mode $n
+    for v in $variants; do run_variant "$v" $mode; done
   done
   p=$(median <"$tmp/plain.timed"); pw=$(median <"$tmp/plain.wall")
-  printf '%-8s calls=%d unprobed: timed %s us, whole process %s us (median of %d)\n' $mode $calls $p $pw $reps
-  for u in $unwinders; do
-    q=$(median <"$tmp/$u.timed"); qw=$(median <"$tmp/$u.wall")
-    awk -v m=$mode -v u=$u -v c=$calls -v p=$p -v q=$q -v pw=$pw -v qw=$qw 'BEGIN {
-      printf "%-8s %-9s timed %.0f us, ratio %.4f, added %.3f us/call; whole process %.0f us, ratio %.4f\n",
+  printf '%-14s calls=%d unprobed: timed %s us, whole process %s us (median of %d)\n' $mode $calls $p $pw $reps
+  for v in $variants; do
+    name=${v%%=*}
+    q=$(median <"$tmp/$name.timed"); qw=$(median <"$tmp/$name.wall")
+    awk -v m=$mode -v u=$name -v c=$calls -v p=$p -v q=$q -v pw=$pw -v qw=$qw 'BEGIN {
+      printf "%-14s %-9s timed %.0f us, ratio %.4f, added %.3f us/call; whole process %.0f us, ratio %.4f\n",
         m, u, q, q/p, (q-p)/c, qw, qw/pw }'
   done
 done

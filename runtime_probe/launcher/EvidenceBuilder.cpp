@@ -19,6 +19,12 @@ TraceObservation base(const RawSite &site, const SourceSite &where,
   return o;
 }
 
+std::string churnDetail(std::uint64_t churn, std::uint64_t calls) {
+  return std::to_string(churn) + " of " + std::to_string(calls) +
+         " calls churned: memory allocated again after the site's earlier "
+         "memory was freed, or freed after such a reallocation";
+}
+
 } // namespace
 
 std::vector<TraceObservation> observationsFor(const RawSite &site,
@@ -39,9 +45,13 @@ std::vector<TraceObservation> observationsFor(const RawSite &site,
     out.push_back(o);
   }
   if (site.traits & TraitAllocation) {
-    // Running more than once is what "in a loop" means at run time.
+    // Churn, not repetition: calls that allocated again after the site's
+    // memory was freed, and frees of such memory (AllocationChurn). A
+    // set-up loop that allocates N buffers once has none.
     TraceObservation o = base(site, where, "alloc-in-loop");
-    o.misuses = site.calls > 1 ? site.calls : 0;
+    o.misuses = site.churn;
+    if (site.churn)
+      o.detail = churnDetail(site.churn, site.calls);
     out.push_back(o);
   }
   if (site.traits & TraitSynchronization) {
@@ -73,16 +83,16 @@ void EvidenceBuilder::add(const RawSite &site, const SourceSite &where) {
       continue;
     }
     TraceObservation &m = it->second;
-    // Different call paths to one line: sum; a misuse count that means "ran
-    // more than once" must be recomputed over the sum.
+    // Different call paths to one line: sum.
     m.calls += o.calls;
     m.hostTimeUs += o.hostTimeUs;
     m.bytes += o.bytes;
-    m.misuses = m.check == "alloc-in-loop" ? (m.calls > 1 ? m.calls : 0)
-                                           : m.misuses + o.misuses;
+    m.misuses += o.misuses;
     if (m.api != o.api && m.api.find(o.api) == std::string::npos)
       m.api += "," + o.api;
-    if (!o.detail.empty())
+    if (m.check == "alloc-in-loop")
+      m.detail = m.misuses ? churnDetail(m.misuses, m.calls) : "";
+    else if (!o.detail.empty())
       m.detail = m.detail.empty() ? o.detail : m.detail + "; " + o.detail;
   }
 }

@@ -1,5 +1,7 @@
 #include "SiteResolver.h"
 
+#include "llvm/ADT/SmallString.h"
+
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Path.h"
@@ -119,8 +121,13 @@ SiteResolver::framesAt(const RawModule &module, std::uintptr_t address) {
   for (std::uint32_t i = 0; i < inlined->getNumberOfFrames(); ++i) {
     const llvm::DILineInfo &info = inlined->getFrame(i);
     SourceFrame f;
-    if (info.FileName != llvm::DILineInfo::BadString)
-      f.file = info.FileName;
+    if (info.FileName != llvm::DILineInfo::BadString) {
+      // A build directory inside the source tree records "build/../src.cu":
+      // the merge compares paths, so drop the dots.
+      llvm::SmallString<256> clean(info.FileName);
+      llvm::sys::path::remove_dots(clean, /*remove_dot_dot=*/true);
+      f.file = std::string(clean);
+    }
     f.line = info.Line;
     if (info.FunctionName != llvm::DILineInfo::BadString)
       f.function = info.FunctionName;

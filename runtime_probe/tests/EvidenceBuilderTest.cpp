@@ -48,9 +48,17 @@ TEST(EvidenceBuilder, AsyncCopyFeedsTwoChecks) {
   EXPECT_EQ(find(obs, "api-in-host-callback")->misuses, 0u);
 }
 
-TEST(EvidenceBuilder, AllocationIsAMisuseOnlyWhenRepeated) {
+// Churn, not repetition (issue 14): a set-up loop that ran the line 7 times
+// without reallocating freed memory is no misuse; churned calls are.
+TEST(EvidenceBuilder, AllocationIsAMisuseOnlyWhenChurned) {
   EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 1), kWhere), "alloc-in-loop")->misuses, 0u);
-  EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 7), kWhere), "alloc-in-loop")->misuses, 7u);
+  EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 7), kWhere), "alloc-in-loop")->misuses, 0u);
+  RawSite churning = site("cudaMalloc_v3020", 7);
+  churning.churn = 6;
+  auto obs = observationsFor(churning, kWhere);
+  const auto *o = find(obs, "alloc-in-loop");
+  EXPECT_EQ(o->misuses, 6u);
+  EXPECT_NE(o->detail.find("6 of 7 calls churned"), std::string::npos) << o->detail;
 }
 
 // Only device-wide waits are device-sync misuses: cudaStreamSynchronize on a
@@ -84,8 +92,10 @@ TEST(EvidenceBuilder, DeviceSyncCountsOnlyDeviceWideWaits) {
 
 TEST(EvidenceBuilder, SumsCallPathsThatReachOneLine) {
   EvidenceBuilder builder;
-  builder.add(site("cudaMalloc_v3020", 1), kWhere); // two callers, once each
-  builder.add(site("cudaMalloc_v3020", 1), kWhere);
+  RawSite once = site("cudaMalloc_v3020", 1); // two callers, once each, each
+  once.churn = 1;                              // after its memory was freed
+  builder.add(once, kWhere);
+  builder.add(once, kWhere);
   RawSite cb = site("cudaFree_v3020", 1);
   cb.callbackThreadCalls = 1;
   cb.callbackThreadErrors = 1;
@@ -95,7 +105,8 @@ TEST(EvidenceBuilder, SumsCallPathsThatReachOneLine) {
   const auto *alloc = find(obs, "alloc-in-loop");
   ASSERT_TRUE(alloc);
   EXPECT_EQ(alloc->calls, 2u);
-  EXPECT_EQ(alloc->misuses, 2u); // together the line ran twice
+  EXPECT_EQ(alloc->misuses, 2u); // the churn of both paths
+  EXPECT_NE(alloc->detail.find("2 of 2 calls churned"), std::string::npos);
   unsigned callbackHits = 0;
   for (const auto &o : obs)
     if (o.check == "api-in-host-callback" && o.misuses) {

@@ -73,3 +73,34 @@ TEST(RawTrace, RejectsGarbage) {
     EXPECT_FALSE(error.empty());
   }
 }
+
+// alloc-in-loop's churn count rides as an optional trailing field, so a
+// trace without it still reads (churn 0).
+TEST(RawTrace, ChurnRoundTripsAndIsOptional) {
+  CallSiteTable table(16);
+  std::uintptr_t pcs[] = {0x401000};
+  SiteRecord *s = table.acquire(hashStack(pcs, 1, "m"), "cudaMalloc_v3020", 8, pcs, 1);
+  s->calls = 10;
+  s->churn = 9;
+  ModuleMap modules;
+  char path[] = "/tmp/rawtraceXXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_TRUE(writeRawTrace(fd, table, modules, 1, 0));
+  close(fd);
+  std::ifstream in(path);
+  RawTrace trace;
+  std::string error;
+  ASSERT_TRUE(readRawTrace(in, trace, error)) << error;
+  std::remove(path);
+  ASSERT_EQ(trace.sites.size(), 1u);
+  EXPECT_EQ(trace.sites[0].churn, 9u);
+  EXPECT_EQ(trace.sites[0].frames.size(), 1u);
+
+  for (const char *bad : {"site cudaFree 16 1 10 0 0 0 0 0 0 0 0 1 abc churn\n",
+                          "site cudaFree 16 1 10 0 0 0 0 0 0 0 0 1 abc bogus 3\n",
+                          "site cudaFree 16 1 10 0 0 0 0 0 0 0 0 2 abc\n"}) {
+    std::istringstream text(std::string("streamlint-raw-trace 1\n") + bad);
+    RawTrace t;
+    EXPECT_FALSE(readRawTrace(text, t, error)) << bad;
+  }
+}
