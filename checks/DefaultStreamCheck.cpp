@@ -1,5 +1,7 @@
 #include "checks/DefaultStreamCheck.h"
 
+#include "analyzer/analysis/ProgramStream.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -345,8 +347,8 @@ std::optional<TextEdit> DefaultStreamCheck::streamEdit(const clang::CallExpr &ca
 void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
                                 const StreamArgumentSite &site, StreamKind kind) {
   const clang::FunctionDecl *function = context().enclosingFunction(call);
-  std::optional<StreamInScope> inScope =
-      function ? uniqueStreamInScope(*function, call, context().ast()) : std::nullopt;
+  std::optional<SuggestedStream> inScope =
+      function ? suggestedStream(*function, call, context().ast()) : std::nullopt;
   std::optional<TextEdit> edit =
       streamEdit(call, site, inScope ? inScope->spelling : "cudaStreamPerThread");
   if (!edit)
@@ -359,13 +361,14 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
     fix.applicable = false;
   } else if (kind == StreamKind::Legacy) {
     // cudaStreamLegacy is spelled out: the barrier may be intended.
-    fix.description = "pass '" + inScope->spelling +
-                      "', the stream this function uses, if the legacy "
-                      "stream's synchronization is not intended";
+    fix.description = "pass '" + inScope->spelling + "', " + inScope->evidence +
+                      ", if the legacy stream's synchronization is not intended";
     fix.applicable = false;
   } else {
-    fix.description = "pass '" + inScope->spelling +
-                      "', the stream this function already uses";
+    fix.description = "pass '" + inScope->spelling + "', " + inScope->evidence;
+    // Evidence from other functions only: advice to review, not an edit
+    // --fix makes on its own.
+    fix.applicable = inScope->usedByFunction;
   }
   finding.fixes.push_back(std::move(fix));
 }

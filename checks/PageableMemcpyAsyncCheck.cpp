@@ -1,6 +1,7 @@
 #include "checks/PageableMemcpyAsyncCheck.h"
 
 #include "analyzer/analysis/StreamResolution.h"
+#include "analyzer/reach/TranslationUnitReach.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -121,6 +122,11 @@ private:
   llvm::StringSet<> seen_;
 };
 
+std::string unknownMemoryNote(const std::string &apiName) {
+  return apiName + ": cannot tell whether the host memory is pinned; if it is "
+                   "pageable the copy is staged and does not overlap";
+}
+
 std::string indentOf(clang::SourceLocation at, const clang::SourceManager &sm) {
   auto [file, offset] = sm.getDecomposedLoc(at);
   llvm::StringRef buffer = sm.getBufferData(file);
@@ -134,7 +140,7 @@ std::string indentOf(clang::SourceLocation at, const clang::SourceManager &sm) {
 
 PageableMemcpyAsyncCheck::PageableMemcpyAsyncCheck(TranslationUnitContext &context)
     : Check(rule().id, context), strict_(boolOption("Strict", false)),
-      provenance_(context.ast()) {}
+      provenance_(context.ast()), reach_(reach::TranslationUnitReach::of(context)) {}
 
 RuleInfo PageableMemcpyAsyncCheck::rule() {
   RuleInfo rule;
@@ -166,9 +172,67 @@ void PageableMemcpyAsyncCheck::registerMatchers(MatchFinder &finder) {
       callExpr(callee(functionDecl(hasAnyName(refs))))
           .bind("copy"),
       this);
+  // Functions returning host memory, for copies in other TUs (wrappers).
+  if (reach_)
+    finder.addMatcher(functionDecl(isDefinition(), returns(pointerType()),
+                                   unless(isExpansionInSystemHeader()),
+                                   unless(isTemplateInstantiation()),
+                                   unless(cxxMethodDecl(isVirtual())))
+                          .bind("producer"),
+                      this);
+}
+
+void PageableMemcpyAsyncCheck::summarizeReturn(const clang::FunctionDecl &function) {
+  if (function.isDependentContext() || !function.hasBody())
+    return;
+  Provenance returned = provenance_.returnedFrom(function);
+  reach::ReturnedMemory memory;
+  memory.usr = reach::functionUsr(function);
+  memory.name = reach::functionName(function, context());
+  if (memory.usr.empty())
+    return;
+  if (returned.returnedBy) {
+    memory.forwardsTo = reach::functionUsr(*returned.returnedBy);
+    if (memory.forwardsTo.empty() || memory.forwardsTo == memory.usr)
+      return;
+  } else if ((returned.kind == MemoryKind::Pageable ||
+              returned.kind == MemoryKind::Pinned) &&
+             returned.site && returned.location.isValid()) {
+    memory.kind = returned.kind == MemoryKind::Pageable ? "pageable" : "pinned";
+    memory.origin = returned.origin;
+    memory.location = context().point(returned.location);
+  } else {
+    return;
+  }
+  reach_->recordReturnedMemory(std::move(memory));
+}
+
+void PageableMemcpyAsyncCheck::deferToWholeProgram(const clang::CallExpr &copy,
+                                                   const Provenance &host,
+                                                   const std::string &apiName,
+                                                   const std::string &message) {
+  std::string usr = reach::functionUsr(*host.returnedBy);
+  reach::CallSite site;
+  site.expr = &copy;
+  site.caller = context().enclosingFunction(copy);
+  std::optional<Finding> finding =
+      usr.empty() ? std::nullopt : reach_->pendingFinding(id(), site, message);
+  if (!finding)
+    return;
+  reach::PendingSite pending;
+  pending.finding = std::move(*finding);
+  pending.function = std::move(usr);
+  pending.root = reach::ReachRoot::PageableReturn;
+  pending.otherwiseReported = strict_;
+  pending.otherwiseMessage = unknownMemoryNote(apiName);
+  reach_->defer(std::move(pending));
 }
 
 void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
+  if (const auto *producer = result.Nodes.getNodeAs<clang::FunctionDecl>("producer")) {
+    summarizeReturn(*producer);
+    return;
+  }
   const auto *copy = result.Nodes.getNodeAs<clang::CallExpr>("copy");
   const clang::FunctionDecl *callee = copy->getDirectCallee();
   const CopyApi *api = findApi(callee->getName());
@@ -230,24 +294,35 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
     pageable = fromPageable ? &from : &to;
 
   std::string apiName = runtimeApiBaseName(*callee); // as written, not _ptsz
+  bool dependent = function && function->isDependentContext();
+  auto message = [&](bool fromHost, const std::string &origin) {
+    return apiName + (fromHost ? " from" : " to") + " pageable host memory (" + origin +
+           "): the runtime stages it through a pinned buffer and the copy does not "
+           "overlap; allocate it with cudaMallocHost or pin it with cudaHostRegister";
+  };
   if (!pageable) {
+    // The host end comes from a function another TU defines (a malloc
+    // wrapper): the whole-program pass decides, if the other end is known
+    // not to be pageable.
+    auto settled = [](const Provenance &p) {
+      return p.kind == MemoryKind::Device || p.kind == MemoryKind::Pinned;
+    };
+    const Provenance *elsewhere = from.returnedBy && settled(to)   ? &from
+                                  : to.returnedBy && settled(from) ? &to
+                                                                   : nullptr;
+    if (elsewhere && reach_ && !dependent) {
+      deferToWholeProgram(*copy, *elsewhere, apiName, message(elsewhere == &from, "{origin}"));
+      return;
+    }
     bool unknown = (from.kind == MemoryKind::Unknown || to.kind == MemoryKind::Unknown) &&
                    !(fromPageable && toPageable);
     // In a template pattern types are dependent: its instantiations answer.
-    if (strict_ && unknown && !(function && function->isDependentContext()))
-      report(Severity::Note, copy->getSourceRange(),
-             apiName + ": cannot tell whether the host memory is pinned; if it is "
-                       "pageable the copy is staged and does not overlap",
-             copy);
+    if (strict_ && unknown && !dependent)
+      report(Severity::Note, copy->getSourceRange(), unknownMemoryNote(apiName), copy);
     return;
   }
-  Finding &finding = report(
-      Severity::Warning, copy->getSourceRange(),
-      apiName + (pageable == &from ? " from" : " to") + " pageable host memory (" +
-          pageable->origin +
-          "): the runtime stages it through a pinned buffer and the copy does not "
-          "overlap; allocate it with cudaMallocHost or pin it with cudaHostRegister",
-      copy);
+  Finding &finding = report(Severity::Warning, copy->getSourceRange(),
+                            message(pageable == &from, pageable->origin), copy);
   if (pageable->location.isValid())
     context().addRelated(finding, pageable->location,
                          pageable->allocation ? "host memory allocated here by " +

@@ -5,6 +5,10 @@
 #include "analyzer/analysis/PointerProvenance.h"
 #include "checks/Check.h"
 
+namespace streamlint::reach {
+class TranslationUnitReach;
+}
+
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
@@ -27,8 +31,17 @@ private:
   std::optional<FixIt> pinnedAllocationFix(const Provenance &memory,
                                            const clang::FunctionDecl *function);
 
+  /// Records what a pointer-returning function returns, for copies in other
+  /// TUs that use its result.
+  void summarizeReturn(const clang::FunctionDecl &function);
+  /// A copy whose host end another TU's function returns: resolved once the
+  /// whole program is summarized.
+  void deferToWholeProgram(const clang::CallExpr &copy, const Provenance &host,
+                           const std::string &apiName, const std::string &message);
+
   const bool strict_;
   PointerProvenance provenance_;
+  reach::TranslationUnitReach *reach_; // null outside the driver
   llvm::SmallPtrSet<const clang::VarDecl *, 8> fixed_; // one fix per buffer
 };
 

@@ -97,6 +97,23 @@ const clang::ValueDecl *namedObject(const clang::Expr *e) {
 
 } // namespace
 
+/// The return statements of `function`'s own body (not of its lambdas or
+/// local classes).
+std::vector<const clang::ReturnStmt *> returnStatements(const clang::Stmt *stmt) {
+  std::vector<const clang::ReturnStmt *> found;
+  if (!stmt)
+    return found;
+  if (const auto *ret = llvm::dyn_cast<clang::ReturnStmt>(stmt))
+    found.push_back(ret);
+  for (const clang::Stmt *child : stmt->children()) {
+    if (!child || llvm::isa<clang::LambdaExpr>(child) || llvm::isa<clang::DeclStmt>(child))
+      continue;
+    std::vector<const clang::ReturnStmt *> inner = returnStatements(child);
+    found.insert(found.end(), inner.begin(), inner.end());
+  }
+  return found;
+}
+
 struct PointerProvenance::Walk {
   const clang::Stmt *copy;
   const clang::FunctionDecl *copyFunction;
@@ -110,7 +127,7 @@ Provenance mergeProvenance(const Provenance &a, const Provenance &b) {
     return b;
   if (b.kind == MemoryKind::Null)
     return a;
-  if (a.kind != b.kind)
+  if (a.kind != b.kind || a.returnedBy != b.returnedBy)
     return unknown();
   if (a.site == b.site)
     return a;
@@ -191,7 +208,55 @@ Provenance PointerProvenance::evaluate(const clang::Expr *e,
   }
   if (const auto *callExpr = llvm::dyn_cast<clang::CallExpr>(e))
     return call(callExpr, use, walk);
+  if (const auto *subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(
+            subscript->getBase()->IgnoreParenImpCasts()))
+      if (isPointerArrayLocal(ref->getDecl()))
+        return elements(llvm::cast<clang::VarDecl>(ref->getDecl()), walk);
   return unknown();
+}
+
+/// Every element of a local array of pointers: its initializer's and every
+/// element write's, merged (elements are not told apart).
+Provenance PointerProvenance::elements(const clang::VarDecl *array, Walk &walk) {
+  const ProvenanceIndex::Definitions *defs = index_->definitions(array);
+  if ((defs && defs->escapes) || !walk.active.insert(array).second)
+    return unknown();
+  ++walk.depth;
+  Provenance result = leaf(MemoryKind::Null, "", {}, nullptr);
+  bool any = false;
+  if (const auto *list = llvm::dyn_cast_or_null<clang::InitListExpr>(
+          array->getInit() ? array->getInit()->IgnoreImplicit() : nullptr)) {
+    const auto *type = llvm::dyn_cast<clang::ConstantArrayType>(
+        array->getType().getCanonicalType().getTypePtr());
+    // Elements left out are null; a filler other than null is unknown.
+    if (type && list->getNumInits() < type->getSize().getZExtValue() &&
+        list->hasArrayFiller() &&
+        !list->getArrayFiller()->isNullPointerConstant(ast_,
+                                                       clang::Expr::NPC_ValueDependentIsNotNull))
+      result = unknown();
+    for (const clang::Expr *init : list->inits())
+      result = mergeProvenance(result, evaluate(init, walk.copy, walk));
+    any = true;
+  } else if (array->getInit()) {
+    result = unknown();
+  }
+  if (defs)
+    for (const ProvenanceIndex::Definition *def : index_->allDefinitions(defs)) {
+      Provenance p = def->value ? evaluate(def->value, def->where, walk)
+                                : applyRegistration(leaf(def->kind, def->origin,
+                                                         def->where->getBeginLoc(),
+                                                         def->where),
+                                                    walk);
+      result = mergeProvenance(result, p);
+      any = true;
+    }
+  --walk.depth;
+  walk.active.erase(array);
+  if (!any)
+    return unknown();
+  result.holder = nullptr; // elements are not rewritten by the fix
+  return result;
 }
 
 Provenance PointerProvenance::storageOf(const clang::Expr *e,
@@ -276,7 +341,7 @@ Provenance PointerProvenance::call(const clang::CallExpr *callExpr,
     if (name == "data" || name == "c_str" || name == "front" || name == "back" ||
         name == "at")
       return containerStorage(memberCall->getImplicitObjectArgument(), use, walk);
-    return unknown();
+    return userFunction(callExpr, callee, walk);
   }
   bool inSystem = callee->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
                   callee->isInStdNamespace();
@@ -285,7 +350,50 @@ Provenance PointerProvenance::call(const clang::CallExpr *callExpr,
     return applyRegistration(leaf(MemoryKind::Pageable, name.str(),
                                   callExpr->getBeginLoc(), callExpr, callExpr),
                              walk);
-  return unknown();
+  return userFunction(callExpr, callee, walk);
+}
+
+/// A call to a user function returning a pointer: what its returns return
+/// when its body is in this TU, else a question for the whole program.
+Provenance PointerProvenance::userFunction(const clang::CallExpr *callExpr,
+                                           const clang::FunctionDecl *callee,
+                                           Walk &walk) {
+  const clang::SourceManager &sm = ast_.getSourceManager();
+  if (!callee->getReturnType()->isPointerType() ||
+      sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation())))
+    return unknown();
+  if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
+    if (method->isVirtual())
+      return unknown(); // an override may return anything
+  const clang::FunctionDecl *definition = nullptr;
+  if (!callee->hasBody(definition) || !definition) {
+    if (callee->isTemplateInstantiation() || callee->isInlined())
+      return unknown(); // defined where it is used, or nowhere
+    // Each call returns its own buffer: the call is the memory's identity,
+    // so a cudaHostRegister of this result (and only of it) pins it.
+    Provenance elsewhere;
+    elsewhere.returnedBy = callee->getCanonicalDecl();
+    elsewhere.site = callExpr;
+    return applyRegistration(elsewhere, walk);
+  }
+  if (walk.depth > MaxDepth || !walk.active.insert(definition).second)
+    return unknown(); // recursion
+  ++walk.depth;
+  Provenance result = returnedMemory(*definition, walk);
+  --walk.depth;
+  walk.active.erase(definition);
+  result.holder = nullptr; // the wrapper's variable, not the caller's
+  if (result.kind != MemoryKind::Pageable || !result.site)
+    return result;
+  result.origin += ", returned by '" + definition->getQualifiedNameAsString() + "'";
+  result.site = callExpr; // each call returns its own buffer
+  return applyRegistration(result, walk);
+}
+
+Provenance PointerProvenance::returnedFrom(const clang::FunctionDecl &function) {
+  Walk walk{nullptr, &function};
+  walk.active.insert(&function);
+  return returnedMemory(function, walk);
 }
 
 Provenance PointerProvenance::variable(const clang::VarDecl *var,
@@ -366,15 +474,33 @@ Provenance PointerProvenance::parameter(const clang::ParmVarDecl *parm, Walk &wa
   return result;
 }
 
+Provenance PointerProvenance::returnedMemory(const clang::FunctionDecl &function,
+                                             Walk &walk) {
+  std::vector<const clang::ReturnStmt *> returns = returnStatements(function.getBody());
+  Provenance result = leaf(MemoryKind::Null, "", {}, nullptr);
+  bool any = false;
+  for (const clang::ReturnStmt *ret : returns) {
+    if (!ret->getRetValue())
+      return unknown();
+    result = mergeProvenance(result, evaluate(ret->getRetValue(), ret, walk));
+    any = true;
+    if (result.kind == MemoryKind::Unknown)
+      return result;
+  }
+  return any ? result : unknown();
+}
+
 Provenance PointerProvenance::applyRegistration(Provenance result, Walk &walk) {
-  if (result.kind != MemoryKind::Pageable || !result.site || !walk.applyRegistrations)
+  bool undecided = result.kind == MemoryKind::Unknown && result.returnedBy;
+  if ((result.kind != MemoryKind::Pageable && !undecided) || !result.site ||
+      !walk.applyRegistrations)
     return result;
   for (const clang::CallExpr *registration : index_->registrations()) {
     if (registration->getNumArgs() < 1)
       continue;
     // A registration later in the copy's own function does not help the
     // copy; one in another function cannot be ordered, so it counts.
-    if (index_->sameFunction(registration, walk.copy) &&
+    if (walk.copy && index_->sameFunction(registration, walk.copy) &&
         !index_->before(registration, walk.copy))
       continue;
     Walk inner{registration, nullptr};

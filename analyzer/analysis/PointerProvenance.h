@@ -41,6 +41,9 @@ struct Provenance {
   const clang::VarDecl *holder = nullptr;
   /// The allocation expression (malloc call or new[]), when there is one.
   const clang::Expr *allocation = nullptr;
+  /// Unknown here, but decided by what this function returns: it is a user
+  /// function defined in another TU (the whole-program pass resolves it).
+  const clang::FunctionDecl *returnedBy = nullptr;
 };
 
 /// Answers provenance questions about pointers in one TU. Conservative: a
@@ -58,6 +61,10 @@ public:
   Provenance of(const clang::Expr *pointer, const clang::Stmt *use,
                 const clang::FunctionDecl *function);
 
+  /// What `function` (defined in this TU) returns: the merge of its return
+  /// statements, so malloc/new/cudaMallocHost wrappers are seen through.
+  Provenance returnedFrom(const clang::FunctionDecl &function);
+
   /// The cudaHostRegister calls in the TU.
   const std::vector<const clang::CallExpr *> &registrations();
 
@@ -72,6 +79,10 @@ private:
   Provenance declaration(const clang::ValueDecl *decl, const clang::Stmt *use,
                          Walk &walk);
   Provenance parameter(const clang::ParmVarDecl *parm, Walk &walk);
+  Provenance userFunction(const clang::CallExpr *callExpr,
+                          const clang::FunctionDecl *callee, Walk &walk);
+  Provenance elements(const clang::VarDecl *array, Walk &walk);
+  Provenance returnedMemory(const clang::FunctionDecl &function, Walk &walk);
   Provenance applyRegistration(Provenance result, Walk &walk);
 
   clang::ASTContext &ast_;

@@ -1,4 +1,5 @@
 #include "analyzer/analysis/ProvenanceIndex.h"
+#include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -38,6 +39,19 @@ bool isTracked(const clang::ValueDecl *decl) {
 
 } // namespace
 
+bool isPointerArrayLocal(const clang::ValueDecl *decl) {
+  const auto *var = llvm::dyn_cast<clang::VarDecl>(decl);
+  if (!var || !var->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(var))
+    return false;
+  const auto *array = llvm::dyn_cast<clang::ConstantArrayType>(
+      var->getType().getCanonicalType().getTypePtr());
+  return array && array->getElementType()->isPointerType();
+}
+
+namespace {
+
+} // namespace
+
 /// Fills a ProvenanceIndex in one RecursiveASTVisitor pass.
 class ProvenanceIndexBuilder : public clang::RecursiveASTVisitor<ProvenanceIndexBuilder> {
 public:
@@ -66,6 +80,8 @@ public:
     }
     if (isTracked(ref->getDecl()))
       classify(ref, ref->getDecl(), ref->refersToEnclosingVariableOrCapture());
+    else if (isPointerArrayLocal(ref->getDecl()))
+      classifyElement(ref, ref->getDecl(), ref->refersToEnclosingVariableOrCapture());
     return true;
   }
 
@@ -152,6 +168,42 @@ private:
     if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent) ||
         llvm::isa<clang::MemberExpr>(parent))
       return;
+    index_.definitions_[decl].escapes = true;
+  }
+
+  /// A local array of pointers (`float *slots[2]`): writes of any element
+  /// are definitions of the array, merged flow-insensitively; the array
+  /// itself passed anywhere escapes.
+  void classifyElement(const clang::Expr *ref, const clang::ValueDecl *decl, bool captured) {
+    const clang::Stmt *decay = parentOf(index_.ast_, ref);
+    const auto *cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(decay);
+    const auto *subscript = cast && cast->getCastKind() == clang::CK_ArrayToPointerDecay
+                                ? llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(
+                                      parentOf(index_.ast_, cast))
+                                : nullptr;
+    if (!cast) {
+      if (!llvm::isa_and_nonnull<clang::UnaryExprOrTypeTraitExpr>(decay))
+        index_.definitions_[decl].escapes = true; // bound to a reference, ...
+      return; // sizeof(slots): no access
+    }
+    if (!subscript || subscript->getBase()->IgnoreParenImpCasts() != ref || captured) {
+      index_.definitions_[decl].escapes = true;
+      return;
+    }
+    const clang::Stmt *parent = parentOf(index_.ast_, subscript);
+    if (const auto *read = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(parent))
+      if (read->getCastKind() == clang::CK_LValueToRValue)
+        return;
+    if (const auto *binary = llvm::dyn_cast_or_null<clang::BinaryOperator>(parent))
+      if (binary->getOpcode() == clang::BO_Assign && binary->getLHS() == subscript) {
+        add(decl, {binary, binary->getRHS(), MemoryKind::Unknown, ""});
+        return;
+      }
+    if (const auto *unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(parent))
+      if (unary->getOpcode() == clang::UO_AddrOf) {
+        outParameter(unary, decl, false);
+        return;
+      }
     index_.definitions_[decl].escapes = true;
   }
 
@@ -248,8 +300,7 @@ bool ProvenanceIndex::dominates(const clang::Stmt *def, const clang::Stmt *use) 
 bool ProvenanceIndex::insideLoopAround(const clang::Stmt *def, const clang::Stmt *use) const {
   const clang::SourceManager &sm = ast_.getSourceManager();
   for (const clang::Stmt *node = parentOf(ast_, use); node; node = parentOf(ast_, node)) {
-    if (!llvm::isa<clang::ForStmt>(node) && !llvm::isa<clang::WhileStmt>(node) &&
-        !llvm::isa<clang::DoStmt>(node) && !llvm::isa<clang::CXXForRangeStmt>(node))
+    if (!isRepeatingLoop(*node, ast_))
       continue;
     clang::SourceLocation at = sm.getExpansionLoc(def->getBeginLoc());
     if (!sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(node->getBeginLoc())) &&

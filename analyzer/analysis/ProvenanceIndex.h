@@ -15,6 +15,10 @@
 
 namespace streamlint {
 
+/// A local array of pointers (`float *slots[2]`), tracked as one variable
+/// whose elements' writes are merged.
+bool isPointerArrayLocal(const clang::ValueDecl *decl);
+
 /// Definitions, callers and registrations of one TU, built on first use.
 class ProvenanceIndex {
 public:

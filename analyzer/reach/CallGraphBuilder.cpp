@@ -1,6 +1,7 @@
 // The one AST walk behind TranslationUnitReach: every call in user host code
 // with its enclosing function and loops, call edges between user functions,
 // CUDA API use per function and loop, and host-callback registrations.
+#include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/reach/CudaApi.h"
 #include "analyzer/reach/TranslationUnitReach.h"
 
@@ -55,13 +56,16 @@ public:
     return result;
   }
 
-  // Loops: what runs once (for-init, the range) stays outside the loop.
+  // Loops: what runs once (for-init, the range) stays outside the loop, and
+  // so does all of `do { } while (0)` (CUDA_CHECK-style macros) and the
+  // never-run body of `while (false)`.
   bool TraverseForStmt(ForStmt *loop) {
     TraverseStmt(loop->getInit());
     return inLoop(loop, "for", {loop->getCond(), loop->getInc(), loop->getBody()});
   }
   bool TraverseWhileStmt(WhileStmt *loop) {
-    return inLoop(loop, "while", {loop->getCond(), loop->getBody()});
+    return inLoop(loop, "while",
+                  {loop->getConditionVariableDeclStmt(), loop->getCond(), loop->getBody()});
   }
   bool TraverseDoStmt(DoStmt *loop) {
     return inLoop(loop, "do", {loop->getBody(), loop->getCond()});
@@ -108,7 +112,7 @@ private:
   }
 
   bool inLoop(Stmt *loop, const char *kind, std::initializer_list<Stmt *> parts) {
-    if (frames_.empty()) { // not inside a function we analyze
+    if (frames_.empty() || runsAtMostOnce(*loop, ast_)) { // straight-line code
       for (Stmt *part : parts)
         TraverseStmt(part);
       return true;

@@ -173,6 +173,29 @@ Finding resolved(const PendingSite &site, const ReachChain *chain,
   return finding;
 }
 
+/// A copy whose host pointer another TU's function returns: reported when
+/// that function (through any forwarding wrappers) returns pageable memory.
+std::optional<Finding> resolvedReturn(const PendingSite &site,
+                                      const ProgramSummary &program) {
+  const ReturnedMemory *memory = returnedMemory(program, site.function);
+  Finding finding = site.finding;
+  if (memory && memory->kind == "pageable") {
+    std::string origin = memory->origin + ", returned by '" + memory->name + "'";
+    size_t at = finding.message.find("{origin}");
+    if (at != std::string::npos)
+      finding.message.replace(at, 8, origin);
+    finding.related.push_back(
+        {memory->location, "host memory allocated here by " + memory->origin});
+    return finding;
+  }
+  if (memory || !site.otherwiseReported)
+    return std::nullopt; // pinned: nothing to say
+  finding.severity = site.otherwiseSeverity;
+  finding.message = site.otherwiseMessage;
+  finding.fixes.clear();
+  return finding;
+}
+
 } // namespace
 
 std::vector<Finding> resolveSites(ProgramSummary program) {
@@ -180,6 +203,11 @@ std::vector<Finding> resolveSites(ProgramSummary program) {
   ReachIndex index(program);
   std::vector<Finding> findings;
   for (const PendingSite &site : program.sites) {
+    if (site.root == ReachRoot::PageableReturn) {
+      if (std::optional<Finding> finding = resolvedReturn(site, program))
+        findings.push_back(std::move(*finding));
+      continue;
+    }
     if (site.root != ReachRoot::Callback) {
       const LoopFacts *direct = nullptr;
       for (const SourcePoint &loop : site.loops) {

@@ -39,6 +39,24 @@ void ProgramSummary::add(TranslationUnitSummary summary) {
     callbacks.push_back(std::move(callback));
   for (PendingSite &site : summary.sites)
     sites.push_back(std::move(site));
+  // An inline wrapper in a header is summarized by every TU that includes
+  // it, identically; the first one stays.
+  for (ReturnedMemory &returned : summary.returns)
+    returns.emplace(returned.usr, std::move(returned));
+}
+
+const ReturnedMemory *returnedMemory(const ProgramSummary &program,
+                                     const std::string &usr) {
+  std::string next = usr;
+  for (unsigned step = 0; step < 16; ++step) { // bounded: forwarding may cycle
+    auto it = program.returns.find(next);
+    if (it == program.returns.end())
+      return nullptr;
+    if (it->second.forwardsTo.empty())
+      return &it->second;
+    next = it->second.forwardsTo;
+  }
+  return nullptr;
 }
 
 void ProgramSummary::normalize() {
@@ -166,12 +184,14 @@ static const char *rootName(ReachRoot root) {
   case ReachRoot::Loop: return "loop";
   case ReachRoot::ChurningLoop: return "churning-loop";
   case ReachRoot::Callback: return "callback";
+  case ReachRoot::PageableReturn: return "pageable-return";
   }
   return "loop";
 }
 static ReachRoot rootFrom(const json &j) {
   std::string name = j.get<std::string>();
-  for (ReachRoot root : {ReachRoot::Loop, ReachRoot::ChurningLoop, ReachRoot::Callback})
+  for (ReachRoot root : {ReachRoot::Loop, ReachRoot::ChurningLoop, ReachRoot::Callback,
+                         ReachRoot::PageableReturn})
     if (name == rootName(root))
       return root;
   throw std::runtime_error("unknown reach root '" + name + "'");
@@ -205,6 +225,11 @@ std::string toJson(const TranslationUnitSummary &s) {
                      {"otherwiseReported", p.otherwiseReported},
                      {"otherwiseSeverity", severityName(p.otherwiseSeverity)},
                      {"otherwiseMessage", p.otherwiseMessage}});
+  json &returns = j["returns"] = json::array();
+  for (const ReturnedMemory &r : s.returns)
+    returns.push_back({{"usr", r.usr}, {"name", r.name}, {"kind", r.kind},
+                       {"origin", r.origin}, {"location", pointJson(r.location)},
+                       {"forwardsTo", r.forwardsTo}});
   return j.dump(1);
 }
 
@@ -249,6 +274,15 @@ bool fromJson(const std::string &text, const std::string &origin,
       site.otherwiseMessage = p.at("otherwiseMessage").get<std::string>();
       parsed.sites.push_back(std::move(site));
     }
+    // Optional: summaries written before wrappers were summarized lack it.
+    if (j.contains("returns"))
+      for (const json &r : j.at("returns"))
+        parsed.returns.push_back({r.at("usr").get<std::string>(),
+                                  r.at("name").get<std::string>(),
+                                  r.at("kind").get<std::string>(),
+                                  r.at("origin").get<std::string>(),
+                                  pointFrom(r.at("location")),
+                                  r.at("forwardsTo").get<std::string>()});
     s = std::move(parsed);
     return true;
   } catch (const std::exception &e) {

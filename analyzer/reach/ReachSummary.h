@@ -59,6 +59,19 @@ enum class ReachRoot {
   Loop,         // the site runs inside a loop, or is reached from one
   ChurningLoop, // ... a loop that both allocates and frees per iteration
   Callback,     // the site is reached from a registered host callback
+  PageableReturn, // `function` (another TU's) returns pageable host memory
+};
+
+/// What a function defined in some TU returns, when it returns a pointer
+/// to host memory it allocated (a malloc/new/cudaMallocHost wrapper), or
+/// what another function returns (`forwardsTo`, a USR).
+struct ReturnedMemory {
+  std::string usr;
+  std::string name;      // qualified, for messages
+  std::string kind;      // "pageable" or "pinned"; "" when it forwards
+  std::string origin;    // "malloc", "new[]", "cudaMallocHost", ...
+  SourcePoint location;  // the allocation
+  std::string forwardsTo;
 };
 
 /// A check's candidate finding whose verdict needs the whole program.
@@ -82,6 +95,7 @@ struct TranslationUnitSummary {
   std::vector<LoopFacts> loops;
   std::vector<CallbackRegistration> callbacks;
   std::vector<PendingSite> sites;
+  std::vector<ReturnedMemory> returns;
 };
 
 /// The union of all TUs' summaries; functions defined in several TUs
@@ -92,12 +106,18 @@ struct ProgramSummary {
   std::map<std::string, LoopFacts> loops; // keyed by pointKey(location)
   std::vector<CallbackRegistration> callbacks;
   std::vector<PendingSite> sites;
+  std::map<std::string, ReturnedMemory> returns; // by USR
 
   void add(TranslationUnitSummary summary);
   /// Sorts and deduplicates, so the result is the same whatever the order
   /// TUs were added in.
   void normalize();
 };
+
+/// What `usr` returns, following forwarding functions across TUs; nullptr
+/// when unknown (not summarized, a cycle, or a chain ending elsewhere).
+const ReturnedMemory *returnedMemory(const ProgramSummary &program,
+                                     const std::string &usr);
 
 /// "file:line:col", a stable key for a source point.
 std::string pointKey(const SourcePoint &point);

@@ -73,6 +73,10 @@ public:
 
   /// A site whose verdict needs the whole program.
   void defer(PendingSite site) { summary_.sites.push_back(std::move(site)); }
+  /// What a function of this TU returns (pageable-memcpy-async's wrappers).
+  void recordReturnedMemory(ReturnedMemory memory) {
+    summary_.returns.push_back(std::move(memory));
+  }
   /// A finding for `expr` built like TranslationUnitContext::report, but not
   /// recorded there (it is resolved later); nullopt in system headers.
   std::optional<Finding> pendingFinding(llvm::StringRef checkId,

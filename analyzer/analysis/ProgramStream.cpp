@@ -1,0 +1,149 @@
+#include "analyzer/analysis/ProgramStream.h"
+
+#include "analyzer/analysis/StreamResolution.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace streamlint {
+namespace am = clang::ast_matchers;
+namespace {
+
+/// The streams that calls in some code pass: global variables and fields of
+/// `this` (the candidates a fix can name anywhere in scope), and whether any
+/// other non-constant stream (a local variable, another object's member, a
+/// call result) is passed too.
+struct StreamUses {
+  llvm::SetVector<const clang::ValueDecl *> shared;
+  bool others = false;
+  bool any() const { return others || !shared.empty(); }
+};
+
+/// A global (or namespace/static member) cudaStream_t variable, or a field
+/// read through the implicit or explicit `this` of a method of `record`.
+const clang::ValueDecl *sharedStream(const clang::Expr *argument,
+                                     const clang::CXXRecordDecl *record) {
+  const clang::Expr *bare = argument->IgnoreParenImpCasts();
+  if (const auto *reference = llvm::dyn_cast<clang::DeclRefExpr>(bare)) {
+    const auto *variable = llvm::dyn_cast<clang::VarDecl>(reference->getDecl());
+    if (variable && variable->hasGlobalStorage() && !variable->isStaticLocal() &&
+        !variable->getType()->isArrayType() && isStreamType(variable->getType()))
+      return variable;
+    return nullptr;
+  }
+  const auto *member = llvm::dyn_cast<clang::MemberExpr>(bare);
+  if (!member || !record ||
+      !llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  const auto *field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+  if (!field || field->getParent() != record || !isStreamType(field->getType()))
+    return nullptr;
+  return field;
+}
+
+void collect(const clang::Stmt &body, const clang::FunctionDecl &function,
+             const clang::CXXRecordDecl *record, clang::ASTContext &ast,
+             StreamUses &uses) {
+  for (const auto &match :
+       am::match(am::findAll(am::callExpr().bind("call")), body, ast)) {
+    std::optional<StreamArgumentSite> site =
+        streamArgumentOf(*match.getNodeAs<clang::CallExpr>("call"));
+    if (!site)
+      continue;
+    StreamClassification stream = classifyStreamArgument(site->argument, ast, &function);
+    if (stream.kind != StreamKind::Named)
+      continue; // constants: the default streams, not evidence of a created one
+    if (const clang::ValueDecl *shared = sharedStream(site->argument, record))
+      uses.shared.insert(shared);
+    else if (!llvm::isa_and_nonnull<clang::ParmVarDecl>(stream.variable))
+      uses.others = true; // a parameter forwards some caller's stream
+  }
+}
+
+const clang::CXXRecordDecl *recordOf(const clang::FunctionDecl &function) {
+  const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function);
+  if (!method || method->isStatic() || method->getParent()->isLambda())
+    return nullptr;
+  return method->getParent();
+}
+
+/// A global stream created in this function after `site` holds nothing yet
+/// at `site`.
+bool readyAt(const clang::ValueDecl &stream, const clang::Stmt &site,
+             const clang::FunctionDecl &function, clang::ASTContext &ast) {
+  const clang::SourceManager &sm = ast.getSourceManager();
+  clang::SourceLocation at = sm.getExpansionLoc(site.getBeginLoc());
+  bool createdHere = false, createdBefore = false;
+  for (const auto &match :
+       am::match(am::findAll(am::unaryOperator(am::hasOperatorName("&"),
+                                               am::hasUnaryOperand(am::ignoringParenImpCasts(
+                                                   am::anyOf(am::declRefExpr(am::to(am::decl(am::equalsNode(&stream)))),
+                                                             am::memberExpr(am::member(am::equalsNode(&stream)))))))
+                                 .bind("taken")),
+                 *function.getBody(), ast)) {
+    const auto *taken = match.getNodeAs<clang::UnaryOperator>("taken");
+    createdHere = true;
+    createdBefore |= sm.isBeforeInTranslationUnit(sm.getExpansionLoc(taken->getBeginLoc()), at);
+  }
+  return !createdHere || createdBefore;
+}
+
+} // namespace
+
+std::optional<SuggestedStream> suggestedStream(const clang::FunctionDecl &function,
+                                               const clang::Stmt &site,
+                                               clang::ASTContext &ast) {
+  if (!function.hasBody())
+    return std::nullopt;
+  if (std::optional<StreamInScope> local = uniqueStreamInScope(function, site, ast))
+    return SuggestedStream{local->variable, local->spelling,
+                           "the stream this function already uses", true};
+  const clang::CXXRecordDecl *record = recordOf(function);
+  StreamUses own;
+  collect(*function.getBody(), function, record, ast, own);
+  auto answer = [&](const StreamUses &uses, const char *evidence,
+                    bool byFunction) -> std::optional<SuggestedStream> {
+    if (uses.others || uses.shared.size() != 1)
+      return std::nullopt;
+    const clang::ValueDecl *stream = uses.shared.front();
+    if (stream->getName().empty() || !readyAt(*stream, site, function, ast))
+      return std::nullopt;
+    return SuggestedStream{stream, stream->getName().str(), evidence, byFunction};
+  };
+  if (own.any())
+    return answer(own,
+                  llvm::isa_and_nonnull<clang::FieldDecl>(
+                      own.shared.empty() ? nullptr : own.shared.front())
+                      ? "the member stream this function's other work runs on"
+                      : "the stream this function's other work runs on",
+                  true);
+  // Nothing in this function: what the class's methods, or the TU's user
+  // code, run their work on.
+  StreamUses program;
+  const clang::SourceManager &sm = ast.getSourceManager();
+  auto functions = am::match(
+      am::functionDecl(am::isDefinition(), am::unless(am::isExpansionInSystemHeader()))
+          .bind("f"),
+      ast);
+  for (const auto &match : functions) {
+    const auto *other = match.getNodeAs<clang::FunctionDecl>("f");
+    if (other == &function || !other->hasBody() || other->isDependentContext() ||
+        sm.isInSystemHeader(sm.getExpansionLoc(other->getLocation())))
+      continue;
+    // A member stream is only nameable from its own class's methods; a free
+    // function looks at the other free functions.
+    if (recordOf(*other) != record)
+      continue;
+    collect(*other->getBody(), *other, record, ast, program);
+  }
+  return answer(program,
+                record ? "the member stream this class's other methods run their work on"
+                       : "the stream the rest of this file's work runs on",
+                false);
+}
+
+} // namespace streamlint
