@@ -87,6 +87,12 @@ struct TranslationUnitProblem {
   std::string file;                 // the main file of the TU
   std::vector<std::string> errors;  // first clang errors, "file:line:col: error: ..."
   bool analyzedPartially = true;    // checks still ran on the recovered AST
+  /// clang's fatal error, "file:line:col: fatal error: ..." ("" if none): a
+  /// missing include or too many errors. After it clang stops: the rest of
+  /// the file is not parsed and templates are not instantiated, so findings
+  /// after that point are likely missing (recoverable errors lose only the
+  /// code around them).
+  std::string fatalError;
 };
 
 /// Everything one run of the analyzer produced.
@@ -94,6 +100,9 @@ struct AnalysisResult {
   std::vector<Finding> findings;            // sorted with findingLess, deduplicated
   std::vector<TranslationUnitProblem> problems;
   unsigned translationUnits = 0;
+  /// TUs not analyzed because they use no CUDA (no file was named and
+  /// --all-translation-units was not given); see analyzer/driver/CudaUsageScan.
+  unsigned skippedWithoutCuda = 0;
 };
 
 } // namespace streamlint

@@ -8,6 +8,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
 
+#include <map>
+#include <mutex>
+
 namespace streamlint {
 namespace {
 
@@ -43,9 +46,16 @@ bool namesGpuArch(const std::vector<std::string> &flags) {
   });
 }
 
-const std::string &hostShimText() {
-  static const std::string text = compiledb::hostShimHeaderText();
-  return text;
+/// The shim for a toolkit, built once (it reads the toolkit's headers).
+std::string hostShimText(const Toolchain &toolchain) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> texts;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::string key = toolchain.cudaPath + "\n" + toolchain.clangResourceDir;
+  auto found = texts.find(key);
+  if (found == texts.end())
+    found = texts.emplace(key, compiledb::hostShimHeaderText(toolchain)).first;
+  return found->second;
 }
 
 } // namespace
@@ -81,7 +91,17 @@ ClangInvocation translateForClang(const CompileEntry &entry,
                        compiledb::implicitNvccFlags(toolchain, inv.isCuda));
     if (inv.isCuda && !toolchain.cudaPath.empty())
       inv.virtualFiles.emplace_back(compiledb::hostShimHeaderPath(),
-                                    hostShimText());
+                                    hostShimText(toolchain));
+  }
+  // Last in the search order: the host compiler's own headers (gcc's omp.h)
+  // that clang lacks; nvcc's host compiler finds them.
+  std::string hostCompiler =
+      toolchain.askHostCompiler
+          ? compiledb::hostCompilerOf(args, compiler, entry.directory)
+          : "";
+  for (const std::string &dir : compiledb::hostCompilerIncludeDirs(hostCompiler)) {
+    inv.args.push_back("-idirafter");
+    inv.args.push_back(dir);
   }
   if (inv.isCuda) {
     if (!namesGpuArch(flags.flags)) {

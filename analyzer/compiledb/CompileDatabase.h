@@ -29,6 +29,9 @@ struct Toolchain {
   int cudaVersionMajor = 0;        // from cuda.h CUDA_VERSION
   int cudaVersionMinor = 0;
   int cudaVersionBuild = 0;        // nvcc's build number where the toolkit says it
+  /// Ask each entry's host compiler (gcc, nvcc's -ccbin) for its include
+  /// directories; off for toolchains made up in memory (tests).
+  bool askHostCompiler = true;
   /// Why something was not found or not usable (shown once by the driver).
   std::vector<std::string> problems;
 };

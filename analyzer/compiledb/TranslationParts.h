@@ -4,6 +4,8 @@
 
 #include "analyzer/compiledb/CompileDatabase.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <string>
 #include <vector>
 
@@ -59,9 +61,34 @@ std::string absolutePath(const std::string &path, const std::string &directory);
 /// -gencode values; "" when none names a concrete sm_XX/compute_XX.
 std::string pickGpuArch(const std::vector<std::string> &archValues);
 
-/// The forced-include header giving host code nvcc's host min/max overloads.
+/// The forced-include header giving host code what nvcc's CRT gives it: the
+/// host min/max overloads, the standard headers the CRT includes and the
+/// toolkit intrinsics clang's wrapper leaves out (ToolkitShims.cpp).
 std::string hostShimHeaderPath();
-std::string hostShimHeaderText();
+std::string hostShimHeaderText(const Toolchain &toolchain);
+
+/// The standard headers `<cuda>/include/crt/{common,math}_functions.h`
+/// include, which nvcc's host code therefore sees without including them.
+std::vector<std::string> crtSystemHeaders(llvm::StringRef cudaPath);
+
+/// Device declarations of the toolkit's sm_XX intrinsics in headers clang's
+/// CUDA wrapper does not include and that clang's headers do not define.
+std::string missingIntrinsicDeclarations(llvm::StringRef cudaPath,
+                                         llvm::StringRef clangResourceDir);
+
+/// The host compiler an entry's host code goes to: gcc/g++ entries' own
+/// compiler, nvcc's -ccbin (a compiler or a directory), NVCC_CCBIN, else g++.
+/// "" for clang entries (clang's directories are ours already).
+std::string hostCompilerOf(const std::vector<std::string> &args,
+                           const CompilerCommand &compiler,
+                           const std::string &directory);
+
+/// The include directories `<compiler> -E -x c++ - -v` reports, asked once
+/// per compiler; empty if it cannot be run.
+std::vector<std::string> hostCompilerIncludeDirs(const std::string &compiler);
+
+/// The "#include <...> search starts here:" list of gcc/clang `-v` output.
+std::vector<std::string> parseHostIncludeDirs(llvm::StringRef verboseOutput);
 
 /// Flags that give CUDA host code what nvcc gives it implicitly: the CCCL
 /// include directory (CUDA >= 13), __CUDACC_VER_*__ and the shim header.

@@ -1,4 +1,5 @@
 #include "analyzer/driver/Analyzer.h"
+#include "analyzer/driver/CudaUsageScan.h"
 
 #include "analyzer/driver/TranslationUnitRunner.h"
 #include "analyzer/reach/ReachResolution.h"
@@ -77,6 +78,11 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
         Toolchain toolchain = locateToolchain(&unit.entry);
         ClangInvocation invocation =
             translateForClang(unit.entry, toolchain, options.translate);
+        if (options.skipTranslationUnitsWithoutCuda &&
+            !translationUnitUsesCuda(invocation, toolchain)) {
+          outcomes[i].skippedWithoutCuda = true;
+          return;
+        }
         outcomes[i] = analyzeTranslationUnit(invocation, registry,
                                              CheckSelection(unit.config.checks),
                                              unit.config.checkOptions);
@@ -99,7 +105,9 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
   // Outcomes are in database order whatever -j was; sorting makes the
   // output independent of the order too.
   AnalysisResult result;
-  result.translationUnits = units.size();
+  for (const TranslationUnitOutcome &outcome : outcomes)
+    result.skippedWithoutCuda += outcome.skippedWithoutCuda;
+  result.translationUnits = units.size() - result.skippedWithoutCuda;
   reach::ProgramSummary program;
   std::vector<std::string> mainFiles;
   for (const PlannedUnit &unit : units)

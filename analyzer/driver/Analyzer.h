@@ -28,6 +28,10 @@ struct AnalyzerOptions {
   /// Unset (in-process users, tests): no file is read.
   std::optional<ConfigOverrides> config;
   bool skipFilesNotInDatabase = false; // named files with no entry: skip them
+  /// Skip TUs that use no CUDA (CudaUsageScan). The command line sets it when
+  /// no file is named and --all-translation-units is absent; off for
+  /// in-process users and tests unless they ask.
+  bool skipTranslationUnitsWithoutCuda = false;
 };
 
 /// One translation unit and the settings it is analyzed with.

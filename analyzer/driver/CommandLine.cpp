@@ -64,7 +64,15 @@ Exit codes:
   2  usage or input error (bad option, unreadable or malformed compile
      database or config file, a named file with no entry, unreadable trace)
   3  some translation unit could not be analyzed fully (compile errors);
-     the others were analyzed and reported
+     the others were analyzed and reported. The report says which TUs and
+     whether clang stopped at a fatal error (a missing include, too many
+     errors: findings after it are likely missing) or recovered.
+     --partial-analysis=warn keeps reporting them but exits 0/1 by the
+     findings alone (docs/compile-database.md, "Exit 3 in CI").
+
+Without file arguments, translation units that include no CUDA header and call
+no CUDA API are skipped and counted in the summary; --all-translation-units
+analyzes them too.
 )";
 
 cl::opt<std::string> buildPath("p", cl::desc("Build directory holding compile_commands.json "
@@ -141,6 +149,18 @@ cl::opt<bool> strict("strict",
                      cl::desc("Also report what cannot be decided (e.g. an async copy whose "
                               "host memory is of unknown origin) as notes"),
                      cl::cat(category));
+cl::opt<std::string> partialAnalysis(
+    "partial-analysis",
+    cl::desc("What a translation unit that could not be analyzed fully does to the exit "
+             "code: 'error' (default) exits 3; 'warn' reports it and exits 0/1 by the "
+             "findings"),
+    cl::value_desc("error|warn"), cl::init("error"), cl::cat(category));
+cl::opt<bool> allTranslationUnits(
+    "all-translation-units",
+    cl::desc("Analyze every entry of the compile database; by default, when no file is "
+             "named, entries that include no CUDA header and call no CUDA API are skipped "
+             "(and counted)"),
+    cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary line on stderr"),
                     cl::cat(category));
 
@@ -214,6 +234,13 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.fixDryRun = fixDryRun;
   result.exportFixesPath = exportFixes;
   result.quiet = quiet;
+  if (partialAnalysis == "warn")
+    result.partialAnalysis = PartialAnalysisPolicy::Warn;
+  else if (partialAnalysis != "error")
+    return usageError("--partial-analysis '" + partialAnalysis +
+                      "': expected error or warn");
+  result.analyzer.skipTranslationUnitsWithoutCuda =
+      !allTranslationUnits && result.analyzer.files.empty();
   return result;
 }
 

@@ -2,6 +2,7 @@
 // All of streamlint's command-line options, parsed into one plain struct.
 
 #include "analyzer/driver/Analyzer.h"
+#include "analyzer/driver/ExitCode.h"
 #include "analyzer/output/Output.h"
 
 #include "llvm/Support/Error.h"
@@ -28,6 +29,8 @@ struct CommandLineOptions {
   bool fixDryRun = false;     // --fix-dry-run: print them as a unified diff
   std::string exportFixesPath; // --export-fixes: clang-apply-replacements YAML
   bool quiet = false;
+  /// --partial-analysis: whether an incompletely analyzed TU exits 3.
+  PartialAnalysisPolicy partialAnalysis = PartialAnalysisPolicy::Error;
 };
 
 /// Parses argv; --help and --version print and exit inside. Errors are usage

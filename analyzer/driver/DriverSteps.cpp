@@ -29,8 +29,20 @@ void printSummary(const AnalysisResult &result) {
   if (!result.problems.empty())
     llvm::errs() << "; " << result.problems.size()
                  << " could not be analyzed fully";
+  if (result.skippedWithoutCuda)
+    llvm::errs() << "; " << result.skippedWithoutCuda
+                 << " without CUDA skipped (--all-translation-units analyzes them)";
   llvm::errs() << "\n";
   for (const TranslationUnitProblem &problem : result.problems) {
+    if (!problem.fatalError.empty() && problem.analyzedPartially) {
+      llvm::errs() << "streamlint: " << problem.file
+                   << ": analyzed partially: clang stopped at a fatal error; "
+                      "findings after it (and in templates instantiated "
+                      "later) are likely missing:\n";
+      for (const std::string &error : problem.errors)
+        llvm::errs() << "  " << error << "\n";
+      continue;
+    }
     llvm::errs() << "streamlint: " << problem.file << ": "
                  << (problem.analyzedPartially ? "analyzed partially"
                                                : "not analyzed")

@@ -12,9 +12,14 @@ enum ExitCode : int {
   ExitIncomplete = 3,  // some TU could not be analyzed fully
 };
 
-/// Incomplete analysis wins over findings: a green run must mean "all read".
-inline ExitCode exitCodeFor(const AnalysisResult &result) {
-  if (!result.problems.empty())
+/// What an incompletely analyzed TU does to the exit code
+/// (--partial-analysis): by default it wins over findings, since a green run
+/// must mean "all read"; `Warn` reports it and exits by the findings alone.
+enum class PartialAnalysisPolicy { Error, Warn };
+
+inline ExitCode exitCodeFor(const AnalysisResult &result,
+                            PartialAnalysisPolicy policy = PartialAnalysisPolicy::Error) {
+  if (!result.problems.empty() && policy == PartialAnalysisPolicy::Error)
     return ExitIncomplete;
   for (const Finding &finding : result.findings)
     if (finding.severity != Severity::Note)

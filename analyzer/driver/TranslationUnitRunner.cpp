@@ -20,13 +20,15 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 public:
   std::vector<std::string> errors;
   unsigned omitted = 0;
+  std::string fatal; // the first fatal error, formatted like `errors`
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level < clang::DiagnosticsEngine::Error)
       return;
-    if (errors.size() >= MaxReportedErrors) {
+    bool isFatal = level == clang::DiagnosticsEngine::Fatal;
+    if (errors.size() >= MaxReportedErrors && !(isFatal && fatal.empty())) {
       ++omitted;
       return;
     }
@@ -41,7 +43,13 @@ public:
                 std::to_string(presumed.getLine()) + ":" +
                 std::to_string(presumed.getColumn()) + ": ";
     }
-    errors.push_back(where + "error: " + std::string(message));
+    if (isFatal && fatal.empty())
+      fatal = where + "fatal error: " + std::string(message);
+    if (errors.size() < MaxReportedErrors)
+      errors.push_back(where + (isFatal ? "fatal error: " : "error: ") +
+                       std::string(message));
+    else
+      ++omitted;
   }
 };
 
@@ -142,6 +150,7 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
     TranslationUnitProblem problem;
     problem.file = invocation.file;
     problem.errors = errors.errors;
+    problem.fatalError = errors.fatal;
     if (errors.omitted)
       problem.errors.push_back("(" + std::to_string(errors.omitted) +
                                " more errors)");

@@ -17,6 +17,7 @@ struct TranslationUnitOutcome {
   std::vector<Finding> findings;
   std::optional<TranslationUnitProblem> problem;
   bool checksRan = false;  // clang built an AST (maybe with recovery)
+  bool skippedWithoutCuda = false; // not analyzed: it uses no CUDA
   /// This TU's call graph and deferred sites for the whole-program pass.
   reach::TranslationUnitSummary reach;
 };

@@ -51,5 +51,5 @@ int main(int argc, const char **argv) {
     return code;
   if (!options->quiet)
     printSummary(result);
-  return exitCodeFor(result);
+  return exitCodeFor(result, options->partialAnalysis);
 }

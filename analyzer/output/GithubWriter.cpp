@@ -119,9 +119,11 @@ public:
   }
 
   void problem(const TranslationUnitProblem &p) {
-    std::string message = p.analyzedPartially
-                              ? "translation unit analyzed partially"
-                              : "translation unit could not be analyzed";
+    std::string message = p.fatalError.empty()
+                              ? p.analyzedPartially
+                                    ? "translation unit analyzed partially"
+                                    : "translation unit could not be analyzed"
+                              : incompleteAnalysisMessage(p, p.errors.size());
     for (const std::string &error : p.errors)
       message += "\n" + error;
     annotate(Severity::Error, SourcePoint{p.file, 0, 0}, SourcePoint{},

@@ -83,7 +83,8 @@ Json summary(const AnalysisResult &result) {
               {"by_severity", bySeverity},
               {"by_check", byCheck},
               {"translation_units", result.translationUnits},
-              {"problems", result.problems.size()}};
+              {"problems", result.problems.size()},
+              {"skipped_without_cuda", result.skippedWithoutCuda}};
 }
 
 } // namespace
@@ -103,9 +104,12 @@ void writeJson(const AnalysisResult &result, const OutputOptions &options,
     findings.push_back(finding(*f, sources));
   Json problems = Json::array();
   for (const TranslationUnitProblem &p : result.problems)
-    problems.push_back(Json{{"file", p.file},
-                            {"errors", p.errors},
-                            {"partial", p.analyzedPartially}});
+    problems.push_back(Json{
+        {"file", p.file},
+        {"errors", p.errors},
+        {"partial", p.analyzedPartially},
+        {"fatal_error", p.fatalError.empty() ? Json() : Json(p.fatalError)},
+        {"message", incompleteAnalysisMessage(p, p.errors.size())}});
   Json document{{"version", kJsonSchemaVersion},
                 {"tool",
                  Json{{"name", "streamlint"},

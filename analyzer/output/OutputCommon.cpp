@@ -1,6 +1,7 @@
 #include "analyzer/output/OutputCommon.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -115,6 +116,27 @@ std::vector<const Finding *> reportOrder(const std::vector<Finding> &findings) {
                      return findingLess(*a, *b);
                    });
   return order;
+}
+
+std::string incompleteAnalysisMessage(const TranslationUnitProblem &problem,
+                                      size_t errorCount) {
+  if (!problem.analyzedPartially)
+    return "translation unit could not be analyzed";
+  if (!problem.fatalError.empty()) {
+    // "file:line:col: fatal error: 'x.h' file not found" -> cause and place.
+    llvm::StringRef fatal = problem.fatalError;
+    auto [where, cause] = fatal.split("fatal error: ");
+    if (cause.empty())
+      std::swap(where, cause);
+    where = where.rtrim(": ");
+    return "translation unit analyzed partially: clang stopped at a fatal error (" +
+           cause.str() + (where.empty() ? "" : " at " + where.str()) +
+           "); findings after that point and in templates instantiated later "
+           "are likely missing";
+  }
+  return "translation unit analyzed partially after " +
+         std::to_string(errorCount) + (errorCount == 1 ? " error" : " errors") +
+         "; findings may be missing";
 }
 
 } // namespace streamlint

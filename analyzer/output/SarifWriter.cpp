@@ -5,6 +5,7 @@
 #include "analyzer/output/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
 
+#include <cctype>
 #include <map>
 
 namespace streamlint {
@@ -179,15 +180,19 @@ public:
   }
 
   Json notification(const TranslationUnitProblem &p) {
-    std::string message =
-        p.analyzedPartially
-            ? "Translation unit analyzed partially; findings may be missing."
-            : "Translation unit could not be analyzed.";
+    std::string message = incompleteAnalysisMessage(p, p.errors.size());
+    message[0] = static_cast<char>(std::toupper(message[0]));
+    message += ".";
     for (const std::string &error : p.errors)
       message += "\n" + error;
-    return Json{{"level", "error"},
-                {"message", text(message)},
-                {"locations", Json::array({location({p.file, 0, 0}, {})})}};
+    Json notification{{"level", "error"},
+                      {"message", text(message)},
+                      {"locations", Json::array({location({p.file, 0, 0}, {})})},
+                      {"properties",
+                       Json{{"streamlint/partial", p.analyzedPartially}}}};
+    if (!p.fatalError.empty())
+      notification["properties"]["streamlint/fatalError"] = p.fatalError;
+    return notification;
   }
 
 private:

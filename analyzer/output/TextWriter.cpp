@@ -116,14 +116,7 @@ public:
   }
 
   void problem(const TranslationUnitProblem &p) {
-    size_t errors = errorCount(p);
-    std::string message =
-        p.analyzedPartially
-            ? "translation unit analyzed partially after " +
-                  std::to_string(errors) +
-                  (errors == 1 ? " error" : " errors") +
-                  "; findings may be missing"
-            : "translation unit could not be analyzed";
+    std::string message = incompleteAnalysisMessage(p, errorCount(p));
     header(SourcePoint{p.file, 0, 0}, Severity::Error, message, "");
   }
 

@@ -3,6 +3,7 @@
 // real headers (CCCL, host min/max, PTDS macros), not just on strings.
 // Exits 77 (skipped) when /usr/local/cuda or clang++-22 is absent.
 #include "analyzer/compiledb/CompileDatabase.h"
+#include "analyzer/compiledb/TranslationParts.h"
 #include "bench/parse_rate/ClangSubprocess.h"
 #include "tests/compiledb/TempDir.h"
 
@@ -84,6 +85,99 @@ INSTANTIATE_TEST_SUITE_P(Passes, RealToolkit, ::testing::Values(true, false),
                          [](const auto &info) {
                            return info.param ? "HostOnly" : "HostAndDevice";
                          });
+
+// What nvcc's front end and host compiler give a TU without its asking
+// (issue seen on karpathy/llm.c and ggml: 22 of 22 nvcc-clean TUs failed).
+constexpr const char *kNvccEnvironment = R"(#include <cuda_runtime.h>
+#include <omp.h>   // gcc's own include directory, found by nvcc's host compiler
+static_assert(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10 == CUDA_VERSION,
+              "nvcc's version macros, read from the toolkit in use");
+__global__ void store(float *out, float4 *out4, double *outd, float value) {
+  __stcs(out, value);                       // float overloads clang lacks
+  __stcg(out + 1, value);
+  __stwb(outd, 2.0);
+  __stcs(out4, make_float4(value, value, value, value));
+  out[2] = __ldlu(out) + __ldca(out);
+}
+template <class T> int countFinite(const T *values, int n) {
+  int finite = 0;
+  for (int i = 0; i < n; ++i)
+    finite += isfinite(values[i]) ? 1 : 0;  // global isfinite, no <math.h>
+  return finite;
+}
+long elapsed() { return (long)clock(); }    // clock, no <time.h>
+int threads() { return omp_get_max_threads(); }
+int run(float *d, const float *h, int n) {
+  store<<<1, 1>>>(d, nullptr, nullptr, 1.0f);
+  return countFinite(h, n) + countFinite((const double *)nullptr, 0);
+}
+)";
+
+bool hostCompilerHasOmp() {
+  auto gxx = llvm::sys::findProgramByName("g++");
+  if (!gxx)
+    return false;
+  for (const std::string &dir : compiledb::hostCompilerIncludeDirs(*gxx))
+    if (llvm::sys::fs::exists(dir + "/omp.h"))
+      return true;
+  return false;
+}
+
+TEST_P(RealToolkit, NvccHostEnvironmentIsProvided) {
+  if (!hostCompilerHasOmp())
+    GTEST_SKIP() << "g++ with omp.h needed";
+  TempDir dir;
+  std::string source = dir.write("src/env.cu", kNvccEnvironment);
+  CompileEntry entry{dir.path(), source,
+                     {std::string(kCuda) + "/bin/nvcc", "-std=c++17", "-O3",
+                      "-Xcompiler", "-fopenmp", "-c", source, "-o", "env.o"}};
+  TranslateOptions options;
+  options.hostOnly = GetParam();
+  ClangInvocation inv = translateForClang(entry, locateToolchain(&entry), options);
+  bench::ClangRun run = bench::runClang("clang++-22", inv);
+  ASSERT_TRUE(run.failure.empty()) << run.failure;
+  EXPECT_EQ(run.exitCode, 0) << llvm::join(inv.args, " ");
+  EXPECT_TRUE(run.errors.empty()) << llvm::join(run.errors, "\n");
+}
+
+/// The invocation without the shim header or the host compiler's directories.
+ClangInvocation withoutShims(ClangInvocation inv) {
+  inv.virtualFiles.clear();
+  std::vector<std::string> args;
+  for (size_t i = 0; i < inv.args.size(); ++i) {
+    bool shim = inv.args[i] == "-include" && i + 1 < inv.args.size() &&
+                inv.args[i + 1].rfind(kVirtualShimDir, 0) == 0;
+    if (shim || inv.args[i] == "-idirafter") {
+      ++i;
+      continue;
+    }
+    args.push_back(inv.args[i]);
+  }
+  inv.args = args;
+  return inv;
+}
+
+TEST(RealToolkitShim, WithoutTheShimsNvccOnlyCodeFails) {
+  // Guards each shim's reason to exist: if clang ever provides one of these
+  // itself, its line here starts passing and that shim can go.
+  const char *cases[] = {
+      "__global__ void k(float *p) { __stcs(p, 1.0f); }\n",
+      "template <class T> bool f(T x) { return isfinite(x); }\n"
+      "bool g() { return f(1.0f); }\n",
+      "long t() { return (long)clock(); }\n",
+  };
+  for (const char *code : cases) {
+    TempDir dir;
+    std::string source = dir.write("k.cu", std::string("#include <cuda_runtime.h>\n") + code);
+    CompileEntry entry{dir.path(), source,
+                       {std::string(kCuda) + "/bin/nvcc", "-c", source}};
+    ClangInvocation inv = translateForClang(entry, locateToolchain(&entry), {});
+    bench::ClangRun with = bench::runClang("clang++-22", inv);
+    EXPECT_EQ(with.exitCode, 0) << code << llvm::join(with.errors, "\n");
+    bench::ClangRun without = bench::runClang("clang++-22", withoutShims(inv));
+    EXPECT_NE(without.exitCode, 0) << code;
+  }
+}
 
 TEST(RealToolkitShim, WithoutTheShimHostMinFails) {
   // Guards the shim's reason to exist: if clang ever declares host min/max

@@ -17,6 +17,7 @@ inline Toolchain fakeToolchain(int major = 13, int minor = 0) {
   toolchain.cudaVersionMajor = major;
   toolchain.cudaVersionMinor = minor;
   toolchain.cudaVersionBuild = 88;
+  toolchain.askHostCompiler = false;
   return toolchain;
 }
 

@@ -1,0 +1,123 @@
+// The parts of the host shim that are read from the toolkit and clang in use
+// rather than written down: nvcc's CRT pulls standard headers into every
+// CUDA TU (host code calls `isfinite`, `clock`, `memcpy` without including
+// them), and clang's CUDA wrapper leaves out the toolkit's sm_30/sm_32
+// intrinsic headers, replacing most of their functions but not all
+// (`__stcs`, `__stcg`, `__stwb`, `__ldca`, `__ldlu` on CUDA 13).
+#include "analyzer/compiledb/TranslationParts.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+namespace streamlint::compiledb {
+namespace {
+
+// Standard C and C++ headers; anything else a CRT header includes (crt/...,
+// libc++'s <__config>, Windows' <crtdefs.h>) is platform plumbing.
+constexpr llvm::StringRef kStandardHeaders[] = {
+    "assert.h", "ctype.h", "limits.h", "math.h",  "stdint.h", "stdio.h",
+    "stdlib.h", "string.h", "time.h",  "cmath",   "cstdlib",  "cstdio",
+    "cstring",  "ctime",   "new",      "climits", "cstdint",  "utility"};
+
+std::string readFile(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+std::string join(llvm::StringRef dir, llvm::StringRef a, llvm::StringRef b = "") {
+  llvm::SmallString<256> path(dir);
+  // append() adds a separator even for an empty component.
+  llvm::sys::path::append(path, a);
+  if (!b.empty())
+    llvm::sys::path::append(path, b);
+  return std::string(path);
+}
+
+bool containsWord(llvm::StringRef text, llvm::StringRef word) {
+  for (size_t at = text.find(word); at != llvm::StringRef::npos;
+       at = text.find(word, at + 1)) {
+    bool startOk = at == 0 || !(llvm::isAlnum(text[at - 1]) || text[at - 1] == '_');
+    size_t end = at + word.size();
+    bool endOk = end >= text.size() || !(llvm::isAlnum(text[end]) || text[end] == '_');
+    if (startOk && endOk)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+std::vector<std::string> crtSystemHeaders(llvm::StringRef cudaPath) {
+  std::vector<std::string> headers;
+  llvm::Regex include("^[[:blank:]]*#[[:blank:]]*include[[:blank:]]*<([^>]+)>");
+  for (const char *crt : {"common_functions.h", "math_functions.h"}) {
+    std::string text = readFile(join(join(cudaPath, "include", "crt"), crt));
+    llvm::SmallVector<llvm::StringRef, 0> lines;
+    llvm::StringRef(text).split(lines, '\n');
+    for (llvm::StringRef line : lines) {
+      llvm::SmallVector<llvm::StringRef, 2> match;
+      if (!include.match(line, &match) ||
+          !llvm::is_contained(kStandardHeaders, match[1]) ||
+          llvm::is_contained(headers, match[1].str()))
+        continue;
+      headers.push_back(match[1].str());
+    }
+  }
+  return headers;
+}
+
+std::string missingIntrinsicDeclarations(llvm::StringRef cudaPath,
+                                         llvm::StringRef clangResourceDir) {
+  std::string clangHeaders;
+  std::error_code ec;
+  std::string clangInclude = join(clangResourceDir, "include");
+  for (llvm::sys::fs::directory_iterator it(clangInclude, ec), end;
+       !ec && it != end; it.increment(ec))
+    if (llvm::sys::path::filename(it->path()).starts_with("__clang_cuda_"))
+      clangHeaders += readFile(it->path());
+  if (clangHeaders.empty())
+    return "";
+  std::string wrapper =
+      readFile(join(clangInclude, "__clang_cuda_runtime_wrapper.h"));
+
+  // `__SM_32_INTRINSICS_DECL__ void __stcs(float *ptr, float value) __DEF_IF_HOST`
+  llvm::Regex declaration("^__SM_[0-9]+_INTRINSICS_DECL__[[:blank:]]+(.*[^_A-Za-z0-9])"
+                          "([_A-Za-z][_A-Za-z0-9]*)[[:blank:]]*\\(([^()]*)\\)[[:blank:]]*"
+                          "__DEF_IF_HOST");
+  std::string text;
+  std::string include = join(cudaPath, "include");
+  std::vector<std::string> intrinsicHeaders;
+  for (llvm::sys::fs::directory_iterator it(include, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    if (name.starts_with("sm_") && name.ends_with("_intrinsics.h"))
+      intrinsicHeaders.push_back(it->path());
+  }
+  llvm::sort(intrinsicHeaders);
+  for (const std::string &header : intrinsicHeaders) {
+    // Headers the wrapper includes are there already, whole.
+    llvm::StringRef stem = llvm::sys::path::stem(header);
+    if (wrapper.find("#include \"" + stem.str() + ".h") != std::string::npos ||
+        wrapper.find("#include \"" + stem.str() + ".hpp") != std::string::npos)
+      continue;
+    std::string source = readFile(header);
+    llvm::SmallVector<llvm::StringRef, 0> lines;
+    llvm::StringRef(source).split(lines, '\n');
+    for (llvm::StringRef line : lines) {
+      llvm::SmallVector<llvm::StringRef, 4> match;
+      if (!declaration.match(line, &match) ||
+          containsWord(clangHeaders, match[2]))
+        continue;
+      text += "__attribute__((device)) " + match[1].trim().str() + " " +
+              match[2].str() + "(" + match[3].str() + ");\n";
+    }
+  }
+  return text;
+}
+
+} // namespace streamlint::compiledb

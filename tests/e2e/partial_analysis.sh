@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A fatal error (a missing include, too many errors) is reported apart from
+# recoverable errors, in every format, and --partial-analysis=warn keeps the
+# report but not exit code 3.
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || { echo "skipped: needs jq"; exit 77; }
+
+mkdir -p "$WORK/db"
+cat >"$WORK/db/fatal.cu" <<'CU'
+#include <cuda_runtime.h>
+#include "generated_config.h"
+void sync() { cudaDeviceSynchronize(); }
+CU
+cat >"$WORK/db/recoverable.cu" <<'CU'
+#include <cuda_runtime.h>
+void sync2() { cudaDeviceSynchronize(); not_declared(); }
+CU
+cat >"$WORK/db/compile_commands.json" <<JSON
+[
+ {"directory": "$WORK/db", "file": "fatal.cu", "command": "nvcc -x cu -c fatal.cu -o fatal.o"},
+ {"directory": "$WORK/db", "file": "recoverable.cu", "command": "nvcc -x cu -c recoverable.cu -o recoverable.o"}
+]
+JSON
+
+expect_exit 3 "fatal and recoverable errors" -- "$STREAMLINT" -p "$WORK/db" --use-color=false
+expect_stdout "fatal.cu: error: translation unit analyzed partially: clang stopped at a fatal error ('generated_config.h' file not found at"
+expect_stdout "findings after that point and in templates instantiated later are likely missing"
+expect_stdout "recoverable.cu: error: translation unit analyzed partially after 1 error; findings may be missing"
+expect_stderr "fatal.cu: analyzed partially: clang stopped at a fatal error"
+
+expect_exit 3 "json" -- "$STREAMLINT" -p "$WORK/db" --format json
+jq -e '.problems[] | select(.file | endswith("fatal.cu")) | .fatal_error | test("fatal error: .generated_config.h. file not found")' "$WORK/out" >/dev/null \
+  || fail "json: fatal_error missing: $(cat "$WORK/out")"
+jq -e '.problems[] | select(.file | endswith("recoverable.cu")) | .fatal_error == null' "$WORK/out" >/dev/null \
+  || fail "json: recoverable TU has a fatal_error"
+jq -e '.problems[] | select(.file | endswith("fatal.cu")) | .message | test("likely missing")' "$WORK/out" >/dev/null \
+  || fail "json: message does not say findings are likely missing"
+
+expect_exit 3 "sarif" -- "$STREAMLINT" -p "$WORK/db" --format sarif
+jq -e '.runs[0].invocations[0].executionSuccessful == false' "$WORK/out" >/dev/null \
+  || fail "sarif: executionSuccessful is not false"
+jq -e '[.runs[0].invocations[0].toolExecutionNotifications[] | select(.properties["streamlint/fatalError"] != null)] | length == 1' "$WORK/out" >/dev/null \
+  || fail "sarif: expected one notification with streamlint/fatalError"
+jq -e '.runs[0].invocations[0].toolExecutionNotifications[] | select(.properties["streamlint/fatalError"] != null) | .message.text | test("fatal error")' "$WORK/out" >/dev/null \
+  || fail "sarif: fatal notification message does not name the fatal error"
+
+# --partial-analysis=warn: the same report, the exit code of the findings.
+expect_exit 0 "--partial-analysis=warn, no warnings" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=warn --checks='-*' --use-color=false
+expect_stdout "fatal.cu: error: translation unit analyzed partially"
+expect_exit 3 "--partial-analysis=error" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=error --checks='-*'
+expect_exit 2 "--partial-analysis=maybe" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=maybe
+expect_stderr "--partial-analysis 'maybe': expected error or warn"
+finish
