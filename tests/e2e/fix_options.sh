@@ -35,14 +35,11 @@ mkdir -p "$WORK/d"
 cat >"$WORK/d/b.cu" <<'CU'
 #include <cuda_runtime.h>
 __global__ void kernel(float *d) {}
-void run(float *d, const float *h, size_t n, cudaStream_t s) { cudaDeviceSynchronize();
-  cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);
+int main() { // main: no caller relies on the legacy stream's order (docs/fixes.md)
+  cudaStream_t s; cudaStreamCreate(&s); float *d = nullptr; kernel<<<2, 32, 0, s>>>(d); // blocking s: safe
   kernel<<<1, 32>>>(d);
-  cudaStreamSynchronize(s);
 }
 CU
-# (Nothing is pending on entry and s is drained before returning: moving the
-# launch to s keeps the legacy stream's ordering, so --fix applies it.)
 cat >"$WORK/d/compile_commands.json" <<JSON
 [{"directory": "$WORK/d", "file": "b.cu", "command": "nvcc -x cu -c b.cu -o b.o"}]
 JSON
