@@ -40,6 +40,21 @@ constexpr ApiInfo syncs(std::string_view name, Family family, SyncKind kind,
   info.perThread = perThread;
   return info;
 }
+/// A synchronous copy or memset: on the default stream. `kind` is its
+/// cudaMemcpyKind argument (-1: none), `direction` the copy's fixed direction.
+constexpr ApiInfo syncCopy(std::string_view name, Family family, int kind,
+                           CopyDirection direction = NoDirection,
+                           std::string_view version = {}) {
+  ApiInfo info = syncs(name, family, SyncKind::DefaultStream, PerThreadSpelling::Ptds);
+  info.kindIndex = static_cast<std::int8_t>(kind);
+  info.fixedDirection = direction;
+  info.version = version;
+  return info;
+}
+constexpr ApiInfo withoutPerThread(ApiInfo info) {
+  info.perThread = PerThreadSpelling::None;
+  return info;
+}
 constexpr ApiInfo streamSync(std::string_view name, Family family) {
   ApiInfo info = syncs(name, family, SyncKind::Stream, PerThreadSpelling::Ptsz);
   return withStream(info, 0, StreamDefault::Required);
@@ -107,15 +122,33 @@ constexpr std::array Table = {
     streamSync("cudaStreamSynchronize", R),
     streamSync("cuStreamSynchronize", D),
     syncs("cudaEventSynchronize", R, SyncKind::Event),
+    syncs("cuEventSynchronize", D, SyncKind::Event),
     // Synchronous copies and memsets: on the default stream.
-    syncs("cudaMemcpy", R, SyncKind::DefaultStream, PT::Ptds),
-    syncs("cudaMemcpy2D", R, SyncKind::DefaultStream, PT::Ptds),
-    syncs("cudaMemcpy3D", R, SyncKind::DefaultStream, PT::Ptds),
-    syncs("cudaMemcpyToSymbol", R, SyncKind::DefaultStream, PT::Ptds),
-    syncs("cudaMemcpyFromSymbol", R, SyncKind::DefaultStream, PT::Ptds),
-    syncs("cudaMemset", R, SyncKind::DefaultStream, PT::Ptds),
-    syncs("cudaMemset2D", R, SyncKind::DefaultStream, PT::Ptds),
-    syncs("cudaMemset3D", R, SyncKind::DefaultStream, PT::Ptds),
+    syncCopy("cudaMemcpy", R, 3),
+    syncCopy("cudaMemcpy2D", R, 6),
+    syncCopy("cudaMemcpy3D", R, -1), // kind and ends in its params struct
+    syncCopy("cudaMemcpyToSymbol", R, 4, HostToDevice),   // the kind's default
+    syncCopy("cudaMemcpyFromSymbol", R, 4, DeviceToHost), // the kind's default
+    withoutPerThread(syncCopy("cudaMemcpyPeer", R, -1, DeviceToDevice)),
+    syncCopy("cudaMemcpy3DPeer", R, -1, DeviceToDevice),
+    syncCopy("cudaMemcpyToArray", R, 5),
+    syncCopy("cudaMemcpyFromArray", R, 5),
+    syncCopy("cudaMemcpyArrayToArray", R, 7, DeviceToDevice),
+    syncCopy("cudaMemcpy2DToArray", R, 7),
+    syncCopy("cudaMemcpy2DFromArray", R, 7),
+    syncCopy("cudaMemcpy2DArrayToArray", R, 8, DeviceToDevice),
+    syncCopy("cudaMemset", R, -1),
+    syncCopy("cudaMemset2D", R, -1),
+    syncCopy("cudaMemset3D", R, -1),
+    syncCopy("cuMemcpy", D, -1, DefaultDirection),
+    syncCopy("cuMemcpyHtoD", D, -1, HostToDevice, "_v2"),
+    syncCopy("cuMemcpyDtoH", D, -1, DeviceToHost, "_v2"),
+    syncCopy("cuMemcpyDtoD", D, -1, DeviceToDevice, "_v2"),
+    syncCopy("cuMemcpy2D", D, -1, NoDirection, "_v2"),
+    syncCopy("cuMemcpy3D", D, -1, NoDirection, "_v2"),
+    syncCopy("cuMemsetD8", D, -1, NoDirection, "_v2"),
+    syncCopy("cuMemsetD16", D, -1, NoDirection, "_v2"),
+    syncCopy("cuMemsetD32", D, -1, NoDirection, "_v2"),
     // Launches.
     launch("cudaLaunchKernel", 5, SD::Required),
     launch("cudaLaunchCooperativeKernel", 5, SD::Required),

@@ -1,12 +1,12 @@
 #include "checks/AllocInLoopCheck.h"
 
 #include "analyzer/reach/CudaApi.h"
+#include "api/CudaApiTable.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
 
@@ -31,11 +31,12 @@ const clang::VarDecl *bufferVariable(const clang::Expr *argument, bool addressOf
 }
 
 /// The free that releases what `alloc` allocates: cudaMalloc -> cudaFree.
+/// Runtime allocations only: the fixes below rewrite runtime calls.
 llvm::StringRef pairedFree(llvm::StringRef alloc) {
-  return llvm::StringSwitch<llvm::StringRef>(alloc)
-      .Cases({"cudaMalloc", "cudaMallocManaged"}, "cudaFree")
-      .Cases({"cudaMallocHost", "cudaHostAlloc"}, "cudaFreeHost")
-      .Default("");
+  const api::ApiInfo *info = api::findApi(alloc);
+  if (!info || info->family != api::Family::Runtime)
+    return "";
+  return llvm::StringRef(info->pairedFree.data(), info->pairedFree.size());
 }
 
 const clang::Stmt *loopBody(const clang::Stmt *loop) {
@@ -187,35 +188,46 @@ AllocInLoopCheck::AllocInLoopCheck(TranslationUnitContext &context)
     : Check(rule().id, context),
       extraAllocFunctions_(option("ExtraAllocFunctions", "")),
       extraFreeFunctions_(option("ExtraFreeFunctions", "")),
-      reach_(reach::TranslationUnitReach::of(context)) {
-  if (reach_) {
-    reach_->request();
-    reach_->addAllocFunctions(reach::parseNameList(extraAllocFunctions_));
-    reach_->addFreeFunctions(reach::parseNameList(extraFreeFunctions_));
-  }
+      extraAlloc_(reach::parseNameList(extraAllocFunctions_)),
+      extraFree_(reach::parseNameList(extraFreeFunctions_)) {}
+
+std::vector<OptionSpec> AllocInLoopCheck::options() {
+  return {{"ExtraAllocFunctions", OptionType::NameList, "", {}, "",
+           "functions that allocate like cudaMalloc (pool wrappers), ';'-separated"},
+          {"ExtraFreeFunctions", OptionType::NameList, "", {}, "",
+           "functions that free like cudaFree, ';'-separated"}};
 }
 
-void AllocInLoopCheck::storeOptions(std::map<std::string, std::string> &options) const {
-  options["alloc-in-loop.ExtraAllocFunctions"] = extraAllocFunctions_;
-  options["alloc-in-loop.ExtraFreeFunctions"] = extraFreeFunctions_;
+/// The API's allocation bits, plus this check's ExtraAllocFunctions and
+/// ExtraFreeFunctions (which never reach the shared call graph).
+unsigned AllocInLoopCheck::kindsOf(const reach::CallSite &site) const {
+  llvm::StringRef base = api::baseName(site.name);
+  unsigned kinds = site.kinds & (reach::Allocates | reach::Frees);
+  if (extraAlloc_.contains(site.name) || extraAlloc_.contains(base))
+    kinds = reach::Allocates;
+  if (extraFree_.contains(site.name) || extraFree_.contains(base))
+    kinds |= reach::Frees;
+  return kinds;
 }
 
 // The reach analysis already visited every call; see DeviceSyncCheck.
-void AllocInLoopCheck::registerMatchers(MatchFinder &finder) {
-  finder.addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void AllocInLoopCheck::check(const MatchFinder::MatchResult &) {
-  if (!reach_)
-    return;
-  for (const reach::CallSite &site : reach_->calls())
-    if (site.kinds & (reach::Allocates | reach::Frees))
+void AllocInLoopCheck::checkCallGraph(reach::TranslationUnitReach &callGraph) {
+  reach_ = &callGraph;
+  for (const reach::CallSite &site : callGraph.calls()) {
+    // A configured wrapper counts as the allocation itself: its body's
+    // cudaMalloc is reported at the wrapper's calls, not a second time.
+    if (site.caller && site.caller->getIdentifier() &&
+        (extraAlloc_.contains(site.caller->getName()) ||
+         extraFree_.contains(site.caller->getName())))
+      continue;
+    if (kindsOf(site))
       checkCall(site);
+  }
 }
 
 void AllocInLoopCheck::checkCall(const reach::CallSite &site) {
-  bool allocates = site.kinds & reach::Allocates;
-  llvm::StringRef name = reach::baseApiName(site.name);
+  bool allocates = kindsOf(site) & reach::Allocates;
+  llvm::StringRef name = api::baseName(site.name);
   std::string message =
       "'" + name.str() + "' " + (allocates ? "allocates" : "frees") +
       " every iteration {where} (the loop both allocates and frees): each call "
@@ -242,11 +254,17 @@ void AllocInLoopCheck::checkCall(const reach::CallSite &site) {
   pending.function = site.callerUsr;
   pending.loops = reach_->loopPoints(site);
   pending.root = reach::ReachRoot::ChurningLoop;
+  for (const auto &name : extraAlloc_)
+    pending.allocatingCalls.push_back(name.getKey().str());
+  for (const auto &name : extraFree_)
+    pending.freeingCalls.push_back(name.getKey().str());
+  llvm::sort(pending.allocatingCalls);
+  llvm::sort(pending.freeingCalls);
   reach_->defer(std::move(pending));
 }
 
 const reach::CallSite *AllocInLoopCheck::matchingFree(const reach::CallSite &alloc) const {
-  llvm::StringRef freeName = pairedFree(reach::baseApiName(alloc.name));
+  llvm::StringRef freeName = pairedFree(api::baseName(alloc.name));
   if (!alloc.call || freeName.empty() || alloc.call->getNumArgs() < 2)
     return nullptr;
   const clang::VarDecl *buffer = bufferVariable(alloc.call->getArg(0), true);
@@ -256,7 +274,7 @@ const reach::CallSite *AllocInLoopCheck::matchingFree(const reach::CallSite &all
   const reach::CallSite *found = nullptr;
   for (const reach::CallSite *site : reach_->callsInLoop(loop)) {
     if (!site->call || site->call->getNumArgs() < 1 || site == &alloc ||
-        !(site->kinds & (reach::Allocates | reach::Frees)))
+        !kindsOf(*site))
       continue; // kernels and copies may use the buffer freely
     bool sameBuffer = bufferVariable(site->call->getArg(0), false) == buffer ||
                       bufferVariable(site->call->getArg(0), true) == buffer;
@@ -265,7 +283,7 @@ const reach::CallSite *AllocInLoopCheck::matchingFree(const reach::CallSite &all
     // Exactly one free of the buffer in the same innermost loop, nothing
     // else allocating into it.
     if (found || site->loops.front() != loop ||
-        reach::baseApiName(site->name) != freeName)
+        llvm::StringRef(api::baseName(site->name)) != freeName)
       return nullptr;
     found = site;
   }
@@ -337,8 +355,7 @@ std::optional<FixIt> AllocInLoopCheck::hoistFix(const reach::CallSite &alloc,
 /// driver at each synchronization.
 std::optional<FixIt> AllocInLoopCheck::asyncFix(const reach::CallSite &alloc,
                                                 const reach::CallSite &free) const {
-  if (reach::baseApiName(alloc.name) != "cudaMalloc" ||
-      reach::baseApiName(free.name) != "cudaFree")
+  if (api::baseName(alloc.name) != "cudaMalloc" || api::baseName(free.name) != "cudaFree")
     return std::nullopt;
   const clang::ValueDecl *stream =
       reach_->uniqueStream(alloc.loops.front(), {alloc.expr, free.expr});

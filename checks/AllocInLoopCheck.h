@@ -16,11 +16,12 @@ class AllocInLoopCheck : public Check {
 public:
   explicit AllocInLoopCheck(TranslationUnitContext &context);
   static RuleInfo rule();
-  void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
-  void storeOptions(std::map<std::string, std::string> &options) const override;
+  unsigned needs() const override { return NeedsCallGraph; }
+  void checkCallGraph(reach::TranslationUnitReach &callGraph) override;
+  static std::vector<OptionSpec> options();
 
 private:
+  unsigned kindsOf(const reach::CallSite &site) const;
   void checkCall(const reach::CallSite &site);
   /// The free matching `alloc` in the same iteration, if hoisting applies.
   const reach::CallSite *matchingFree(const reach::CallSite &alloc) const;
@@ -31,7 +32,8 @@ private:
 
   const std::string extraAllocFunctions_;
   const std::string extraFreeFunctions_;
-  reach::TranslationUnitReach *reach_;
+  const llvm::StringSet<> extraAlloc_, extraFree_;
+  reach::TranslationUnitReach *reach_ = nullptr;
 };
 
 } // namespace streamlint

@@ -2,9 +2,7 @@
 
 #include "analyzer/reach/CudaApi.h"
 
-#include "clang/ASTMatchers/ASTMatchers.h"
 
-using namespace clang::ast_matchers;
 
 namespace streamlint {
 
@@ -25,29 +23,19 @@ RuleInfo ApiInHostCallbackCheck::rule() {
 }
 
 ApiInHostCallbackCheck::ApiInHostCallbackCheck(TranslationUnitContext &context)
-    : Check(rule().id, context), reach_(reach::TranslationUnitReach::of(context)) {
-  if (reach_)
-    reach_->request();
-}
+    : Check(rule().id, context) {}
 
-// The reach analysis already visited every call; see DeviceSyncCheck.
-void ApiInHostCallbackCheck::registerMatchers(MatchFinder &finder) {
-  finder.addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void ApiInHostCallbackCheck::check(const MatchFinder::MatchResult &) {
-  if (!reach_)
-    return;
+void ApiInHostCallbackCheck::checkCallGraph(reach::TranslationUnitReach &callGraph) {
   // Any CUDA call may run in a callback registered in another TU: each is
   // deferred and reported only when the whole-program pass finds a chain
   // from a registration to it.
-  for (const reach::CallSite &site : reach_->calls()) {
+  for (const reach::CallSite &site : callGraph.calls()) {
     if (!site.cudaApi)
       continue;
     std::string what = site.kernelLaunch
                            ? "kernel launch '" + site.name + "<<<...>>>'"
-                           : "'" + reach::baseApiName(site.name).str() + "'";
-    std::optional<Finding> finding = reach_->pendingFinding(
+                           : "'" + std::string(api::baseName(site.name)) + "'";
+    std::optional<Finding> finding = callGraph.pendingFinding(
         id(), site,
         what + " {where}: a host callback must not call the CUDA API (it can "
                "deadlock or fail with cudaErrorNotPermitted); keep the callback "
@@ -60,7 +48,7 @@ void ApiInHostCallbackCheck::check(const MatchFinder::MatchResult &) {
     pending.finding = std::move(*finding);
     pending.function = site.callerUsr;
     pending.root = reach::ReachRoot::Callback;
-    reach_->defer(std::move(pending));
+    callGraph.defer(std::move(pending));
   }
 }
 

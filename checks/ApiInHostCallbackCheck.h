@@ -14,11 +14,9 @@ class ApiInHostCallbackCheck : public Check {
 public:
   explicit ApiInHostCallbackCheck(TranslationUnitContext &context);
   static RuleInfo rule();
-  void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
-
-private:
-  reach::TranslationUnitReach *reach_;
+  static std::vector<OptionSpec> options() { return {}; }
+  unsigned needs() const override { return NeedsCallGraph; }
+  void checkCallGraph(reach::TranslationUnitReach &callGraph) override;
 };
 
 } // namespace streamlint

@@ -12,7 +12,21 @@
 
 namespace streamlint {
 
-/// A check: registers AST matchers, turns matches into findings.
+namespace reach {
+class TranslationUnitReach;
+}
+
+/// What a check needs the driver to provide for each translation unit.
+enum CheckNeed : unsigned {
+  /// AST matches: registerMatchers() then check() per match.
+  NeedsAstMatches = 1u << 0,
+  /// The TU's call sites, loops and call graph (one walk shared by every
+  /// check that asks), then checkCallGraph(); deferred sites go to the
+  /// whole-program pass.
+  NeedsCallGraph = 1u << 1,
+};
+
+/// A check: declares what it needs, turns what it gets into findings.
 class Check : public clang::ast_matchers::MatchFinder::MatchCallback {
 public:
   Check(llvm::StringRef id, TranslationUnitContext &context)
@@ -20,14 +34,16 @@ public:
 
   const std::string &id() const { return id_; }
 
-  /// Adds this check's matchers; called once per TU before matching.
-  virtual void registerMatchers(clang::ast_matchers::MatchFinder &finder) = 0;
+  /// CheckNeed bits; the driver provides exactly these.
+  virtual unsigned needs() const { return NeedsAstMatches; }
 
-  /// Handles one match.
-  virtual void check(const clang::ast_matchers::MatchFinder::MatchResult &result) = 0;
+  /// NeedsAstMatches: adds this check's matchers, once per TU.
+  virtual void registerMatchers(clang::ast_matchers::MatchFinder &) {}
+  /// NeedsAstMatches: handles one match.
+  virtual void check(const clang::ast_matchers::MatchFinder::MatchResult &) {}
 
-  /// Writes the options this check read, with their values (--dump-config).
-  virtual void storeOptions(std::map<std::string, std::string> &) const {}
+  /// NeedsCallGraph: called once per TU after matching, with the TU's calls.
+  virtual void checkCallGraph(reach::TranslationUnitReach &) {}
 
   void run(const clang::ast_matchers::MatchFinder::MatchResult &result) final {
     check(result);

@@ -1,7 +1,8 @@
 #include "checks/CheckRegistry.h"
 
+#include "analyzer/support/Glob.h"
+
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/GlobPattern.h"
 
 #include <algorithm>
 
@@ -23,6 +24,16 @@ std::vector<RuleInfo> CheckRegistry::rules() const {
   return rules;
 }
 
+OptionCatalog CheckRegistry::optionCatalog() const {
+  OptionCatalog catalog;
+  for (const CheckDescriptor &check : checks_) {
+    catalog.checks.push_back(check.rule.id);
+    for (const OptionSpec &option : check.options)
+      catalog.options[check.rule.id + "." + option.name] = option;
+  }
+  return catalog;
+}
+
 CheckSelection::CheckSelection(std::string globs) {
   llvm::SmallVector<llvm::StringRef, 8> parts;
   llvm::StringRef(globs).split(parts, ',', -1, /*KeepEmpty=*/false);
@@ -33,11 +44,6 @@ CheckSelection::CheckSelection(std::string globs) {
     bool positive = !part.consume_front("-");
     globs_.emplace_back(positive, part.trim().str());
   }
-}
-
-static bool globMatches(const std::string &pattern, llvm::StringRef id) {
-  auto glob = llvm::GlobPattern::create(pattern);
-  return glob ? glob->match(id) : pattern == id;
 }
 
 bool CheckSelection::enabled(llvm::StringRef checkId) const {

@@ -14,16 +14,18 @@ namespace streamlint {
 /// How to make a check and what outputs say about it.
 struct CheckDescriptor {
   RuleInfo rule;
+  std::vector<OptionSpec> options; ///< declared: name, type, default
   std::function<std::unique_ptr<Check>(TranslationUnitContext &)> create;
 };
 
 /// All known checks, sorted by id.
 class CheckRegistry {
 public:
-  /// Registers a check class with `static RuleInfo rule()` and a
-  /// `(TranslationUnitContext &)` constructor.
+  /// Registers a check class with `static RuleInfo rule()`, `static
+  /// std::vector<OptionSpec> options()` and a `(TranslationUnitContext &)`
+  /// constructor.
   template <typename CheckType> void add() {
-    add({CheckType::rule(), [](TranslationUnitContext &context) {
+    add({CheckType::rule(), CheckType::options(), [](TranslationUnitContext &context) {
            return std::unique_ptr<Check>(new CheckType(context));
          }});
   }
@@ -31,6 +33,8 @@ public:
 
   const std::vector<CheckDescriptor> &checks() const { return checks_; }
   std::vector<RuleInfo> rules() const;
+  /// Every check id and declared option, for validating configurations.
+  OptionCatalog optionCatalog() const;
 
 private:
   std::vector<CheckDescriptor> checks_;

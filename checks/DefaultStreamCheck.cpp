@@ -4,6 +4,8 @@
 
 #include "analyzer/analysis/ProgramStream.h"
 
+#include "api/CudaApiTable.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -15,36 +17,28 @@ using namespace clang::ast_matchers;
 namespace streamlint {
 namespace {
 
-/// Stream-ordered runtime calls whose stream decides which work they wait
-/// for. cudaStreamSynchronize(0) belongs to device-sync.
-const char *const StreamTakingApis[] = {
-    "cudaEventRecord",           "cudaEventRecordWithFlags",
-    "cudaFreeAsync",             "cudaGraphLaunch",
-    "cudaLaunchCooperativeKernel", "cudaLaunchHostFunc",
-    "cudaLaunchKernel",          "cudaMallocAsync",
-    "cudaMallocFromPoolAsync",   "cudaMemPrefetchAsync",
-    "cudaMemcpy2DAsync",         "cudaMemcpy2DFromArrayAsync",
-    "cudaMemcpy2DToArrayAsync",  "cudaMemcpy3DAsync",
-    "cudaMemcpy3DPeerAsync",     "cudaMemcpyAsync",
-    "cudaMemcpyFromArrayAsync",  "cudaMemcpyFromSymbolAsync",
-    "cudaMemcpyPeerAsync",       "cudaMemcpyToArrayAsync",
-    "cudaMemcpyToSymbolAsync",   "cudaMemset2DAsync",
-    "cudaMemset3DAsync",         "cudaMemsetAsync",
-    "cudaStreamAddCallback",     "cudaStreamWaitEvent",
-};
-const char *const ConfigLaunchApis[] = {"cudaLaunchKernelEx", "cudaLaunchKernelExC"};
-
-/// Both spellings: under per-thread default stream the real headers turn
-/// the names into macros for `*_ptsz` functions.
-template <size_t N>
-internal::Matcher<clang::NamedDecl> namedWithPtsz(const char *const (&names)[N]) {
+/// Every spelling of the table's rows that `select` accepts: under
+/// per-thread default stream the real headers turn the names into macros for
+/// `*_ptsz` functions.
+template <typename Predicate>
+internal::Matcher<clang::NamedDecl> apiNamed(Predicate select) {
   std::vector<std::string> storage;
-  for (const char *name : names) {
-    storage.push_back(name);
-    storage.push_back(std::string(name) + "_ptsz");
-  }
+  for (const api::ApiInfo &info : api::allApis())
+    if (select(info))
+      for (std::string &name : api::spellingsOf(info))
+        storage.push_back(std::move(name));
   std::vector<llvm::StringRef> all(storage.begin(), storage.end());
   return hasAnyName(all); // copies the names
+}
+
+/// Stream-ordered runtime calls whose stream argument decides which work they
+/// wait for. cudaStreamSynchronize(0) belongs to device-sync.
+bool takesStreamArgument(const api::ApiInfo &info) {
+  return api::isStreamOrderedWork(info) && info.streamIndex >= 0;
+}
+/// cudaLaunchKernelEx/ExC: the stream is a field of the launch config.
+bool takesLaunchConfig(const api::ApiInfo &info) {
+  return api::isStreamOrderedWork(info) && info.stream == api::StreamDefault::InConfig;
 }
 
 bool macroDefined(clang::ASTContext &ast, llvm::StringRef name) {
@@ -127,18 +121,19 @@ RuleInfo DefaultStreamCheck::rule() {
   return rule;
 }
 
-void DefaultStreamCheck::storeOptions(std::map<std::string, std::string> &options) const {
-  options[id() + ".PerThreadDefaultStream"] = noteUnderPerThread_ ? "note" : "ignore";
+std::vector<OptionSpec> DefaultStreamCheck::options() {
+  return {{"PerThreadDefaultStream", OptionType::Choice, "ignore", {"ignore", "note"}, "note",
+           "default-stream use in a per-thread-default-stream build: ignore or note"}};
 }
 
 void DefaultStreamCheck::registerMatchers(MatchFinder &finder) {
   finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
   finder.addMatcher(
-      callExpr(callee(functionDecl(namedWithPtsz(StreamTakingApis))))
+      callExpr(callee(functionDecl(apiNamed(takesStreamArgument))))
           .bind("api"),
       this);
   finder.addMatcher(
-      callExpr(callee(functionDecl(namedWithPtsz(ConfigLaunchApis))))
+      callExpr(callee(functionDecl(apiNamed(takesLaunchConfig))))
           .bind("configLaunch"),
       this);
   // Calls of the user's own functions that leave a defaulted parameter out.
@@ -169,7 +164,7 @@ DefaultStreamCheck::verdict(StreamKind kind, const clang::FunctionDecl *callee) 
     return Verdict::Quiet;
   bool perThread = perThreadBuild_;
   if (callee && callee->getIdentifier())
-    perThread |= callee->getName().ends_with("_ptsz");
+    perThread |= api::parseApiName(callee->getName()).perThread;
   if (!perThread)
     return Verdict::LegacyWarning;
   return noteUnderPerThread_ ? Verdict::PerThreadNote : Verdict::Quiet;
@@ -194,14 +189,14 @@ void DefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
     return;
   }
   if (nodes.getNodeAs<clang::CallExpr>("configLaunch")) {
-    checkLaunchConfig(*call, callee ? runtimeApiBaseName(*callee) : "");
+    checkLaunchConfig(*call, callee ? apiNameAsWritten(*callee) : "");
     return;
   }
   std::optional<StreamArgumentSite> site = streamArgumentOf(*call);
   if (!site)
     return;
   bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
-  std::string what = launch || !callee ? "kernel launch" : runtimeApiBaseName(*callee);
+  std::string what = launch || !callee ? "kernel launch" : apiNameAsWritten(*callee);
   StreamClassification stream = classifyStreamArgument(
       site->argument, context().ast(), context().enclosingFunction(*call));
   checkStreamSite(*call, what, *site, stream, launch ? nullptr : callee);
@@ -355,8 +350,9 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
     return std::nullopt;
   const clang::FunctionDecl *callee = call.getDirectCallee();
   bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
-  if (launch || (callee && callee->getIdentifier() &&
-                 llvm::is_contained(StreamTakingApis, runtimeApiBaseName(*callee)))) {
+  const api::ApiInfo *info =
+      callee && callee->getIdentifier() ? api::findApi(apiNameAsWritten(*callee)) : nullptr;
+  if (launch || (info && takesStreamArgument(*info))) {
     std::optional<StreamArgumentSite> site = streamArgumentOf(call);
     if (!site)
       return std::nullopt;

@@ -19,7 +19,7 @@ public:
   static RuleInfo rule();
   void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
-  void storeOptions(std::map<std::string, std::string> &options) const override;
+  static std::vector<OptionSpec> options();
 
 private:
   /// What "default stream" means at one site, and whether to say anything.

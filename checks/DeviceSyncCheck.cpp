@@ -4,9 +4,6 @@
 #include "analyzer/reach/CudaApi.h"
 #include "analyzer/reach/ReachResolution.h"
 
-#include "clang/ASTMatchers/ASTMatchers.h"
-
-using namespace clang::ast_matchers;
 
 namespace streamlint {
 
@@ -30,40 +27,49 @@ RuleInfo DeviceSyncCheck::rule() {
 DeviceSyncCheck::DeviceSyncCheck(TranslationUnitContext &context)
     : Check(rule().id, context),
       extraSyncFunctions_(option("ExtraSyncFunctions", "")),
-      reach_(reach::TranslationUnitReach::of(context)) {
-  if (reach_) {
-    reach_->request();
-    reach_->addSyncFunctions(reach::parseNameList(extraSyncFunctions_));
+      extraSync_(reach::parseNameList(extraSyncFunctions_)) {}
+
+std::vector<OptionSpec> DeviceSyncCheck::options() {
+  return {{"ExtraSyncFunctions", OptionType::NameList, "", {}, "",
+           "functions that synchronize the whole device, ';'-separated"}};
+}
+
+bool DeviceSyncCheck::synchronizes(const reach::CallSite &site) const {
+  return (site.kinds & reach::Synchronizes) || extraSync_.contains(site.name) ||
+         extraSync_.contains(llvm::StringRef(api::baseName(site.name)));
+}
+
+// The reach analysis has already visited every call of the TU once: its call
+// sites, not a second AST walk.
+void DeviceSyncCheck::checkCallGraph(reach::TranslationUnitReach &callGraph) {
+  reach_ = &callGraph;
+  for (const reach::CallSite &site : callGraph.calls()) {
+    // A configured wrapper counts as the sync itself: what its body calls is
+    // reported at the wrapper's calls, not a second time inside it.
+    if (site.caller && site.caller->getIdentifier() &&
+        extraSync_.contains(site.caller->getName()))
+      continue;
+    if (synchronizes(site))
+      checkCall(site);
   }
 }
 
-void DeviceSyncCheck::storeOptions(std::map<std::string, std::string> &options) const {
-  options["device-sync.ExtraSyncFunctions"] = extraSyncFunctions_;
-}
-
-// The reach analysis has already visited every call of the TU once; one
-// match on the TU hands its call sites over instead of a second AST walk.
-void DeviceSyncCheck::registerMatchers(MatchFinder &finder) {
-  finder.addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void DeviceSyncCheck::check(const MatchFinder::MatchResult &) {
-  if (!reach_)
-    return;
-  for (const reach::CallSite &site : reach_->calls())
-    if (site.kinds & reach::Synchronizes)
-      checkCall(site);
+/// cudaMemcpy, cudaMemset and friends: they run on the default stream.
+static bool isSynchronousCopy(llvm::StringRef name) {
+  const api::ApiInfo *info = api::findApi(name);
+  return info && info->sync == api::SyncKind::DefaultStream;
 }
 
 /// What the call does, in the user's words, without where it runs.
 static std::string describe(const reach::CallSite &site) {
-  llvm::StringRef name = reach::baseApiName(site.name);
-  if (!site.cudaApi)
+  llvm::StringRef name = api::baseName(site.name);
+  if (!site.cudaApi || !(site.kinds & reach::Synchronizes))
     return "'" + site.name + "' (device-sync.ExtraSyncFunctions) synchronizes the device";
-  if (name == "cudaStreamSynchronize" || name == "cuStreamSynchronize")
+  const api::ApiInfo *info = api::findApi(name);
+  if (info && info->sync == api::SyncKind::Stream)
     return name.str() + " on the legacy default stream waits for all work in "
                         "every blocking stream";
-  if (reach::isSynchronousCopy(name))
+  if (isSynchronousCopy(name))
     return "synchronous " + name.str() + " runs on the legacy default stream: it "
            "waits for all preceding work in every blocking stream (and, when "
            "host memory is involved, blocks the host until it ends)";
@@ -75,7 +81,7 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
   std::string what = describe(site);
   const char *advice = "synchronize only the stream whose results you need "
                        "(cudaStreamSynchronize(s)) or wait on an event";
-  if (reach::isSynchronousCopy(reach::baseApiName(site.name)))
+  if (isSynchronousCopy(api::baseName(site.name)))
     advice = "use the Async variant on a created stream";
   if (!site.loops.empty()) {
     const reach::LoopFacts &loop = reach_->loop(site.loops.front());
@@ -110,8 +116,11 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
 /// cudaDeviceSynchronize() -> cudaStreamSynchronize(s) when every CUDA call in
 /// the loop uses stream `s`: the loop only needs `s` drained.
 std::optional<FixIt> DeviceSyncCheck::streamSyncFix(const reach::CallSite &site) const {
-  llvm::StringRef name = reach::baseApiName(site.name);
-  if (!site.call || (name != "cudaDeviceSynchronize" && name != "cudaThreadSynchronize"))
+  llvm::StringRef name = api::baseName(site.name);
+  const api::ApiInfo *info = api::findApi(name);
+  // The runtime's device-wide syncs; the fix writes a runtime call.
+  if (!site.call || !info || info->family != api::Family::Runtime ||
+      info->sync != api::SyncKind::Device)
     return std::nullopt;
   const clang::ValueDecl *stream = reach_->uniqueStream(site.loops.front(), site.expr);
   if (!stream)

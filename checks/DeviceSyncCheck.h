@@ -16,16 +16,19 @@ class DeviceSyncCheck : public Check {
 public:
   explicit DeviceSyncCheck(TranslationUnitContext &context);
   static RuleInfo rule();
-  void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
-  void storeOptions(std::map<std::string, std::string> &options) const override;
+  unsigned needs() const override { return NeedsCallGraph; }
+  void checkCallGraph(reach::TranslationUnitReach &callGraph) override;
+  static std::vector<OptionSpec> options();
 
 private:
+  /// The CUDA API's own syncs, and calls of ExtraSyncFunctions.
+  bool synchronizes(const reach::CallSite &site) const;
   void checkCall(const reach::CallSite &site);
   std::optional<FixIt> streamSyncFix(const reach::CallSite &site) const;
 
   const std::string extraSyncFunctions_;
-  reach::TranslationUnitReach *reach_;
+  const llvm::StringSet<> extraSync_;
+  reach::TranslationUnitReach *reach_ = nullptr;
 };
 
 } // namespace streamlint

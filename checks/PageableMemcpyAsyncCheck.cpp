@@ -2,6 +2,7 @@
 
 #include "analyzer/analysis/StreamResolution.h"
 #include "analyzer/reach/TranslationUnitReach.h"
+#include "api/CudaApiTable.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -14,39 +15,14 @@ using namespace clang::ast_matchers;
 namespace streamlint {
 namespace {
 
-/// Where an async copy API keeps its host pointers and its cudaMemcpyKind.
-/// -1: that end is never a host pointer (an array or a symbol).
-struct CopyApi {
-  const char *name;
-  int destination;
-  int source;
-  int kind;         // argument index; -1 for the fixed kind below
-  int fixedKind;    // for the driver API's HtoD/DtoH
-};
+constexpr int HostToHost = api::HostToHost, HostToDevice = api::HostToDevice,
+              DeviceToHost = api::DeviceToHost, DeviceToDevice = api::DeviceToDevice,
+              Default = api::DefaultDirection;
 
-enum Kind { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, Default = 4 };
-
-constexpr CopyApi CopyApis[] = {
-    {"cudaMemcpyAsync", 0, 1, 3, 0},
-    {"cudaMemcpy2DAsync", 0, 2, 6, 0},
-    {"cudaMemcpy2DToArrayAsync", -1, 3, 7, 0},
-    {"cudaMemcpy2DFromArrayAsync", 0, -1, 7, 0},
-    {"cudaMemcpyToArrayAsync", -1, 3, 5, 0},
-    {"cudaMemcpyFromArrayAsync", 0, -1, 5, 0},
-    {"cudaMemcpyToSymbolAsync", -1, 1, 4, 0},
-    {"cudaMemcpyFromSymbolAsync", 0, -1, 4, 0},
-    {"cudaMemcpy3DAsync", -1, -1, -1, 0}, // ends come from the parameter struct
-    {"cuMemcpyHtoDAsync", -1, 1, -1, HostToDevice},
-    {"cuMemcpyDtoHAsync", 0, -1, -1, DeviceToHost},
-};
-
-const CopyApi *findApi(llvm::StringRef name) {
-  name.consume_back("_ptsz");
-  name.consume_back("_v2");
-  for (const CopyApi &api : CopyApis)
-    if (name == api.name)
-      return &api;
-  return nullptr;
+/// The table's row for an asynchronous copy with a host side, any spelling.
+const api::ApiInfo *findCopyApi(llvm::StringRef name) {
+  const api::ApiInfo *info = api::findApi(name);
+  return info && api::isAsyncHostCopy(*info) ? info : nullptr;
 }
 
 const clang::Expr *stripCasts(const clang::Expr *e) {
@@ -140,7 +116,7 @@ std::string indentOf(clang::SourceLocation at, const clang::SourceManager &sm) {
 
 PageableMemcpyAsyncCheck::PageableMemcpyAsyncCheck(TranslationUnitContext &context)
     : Check(rule().id, context), strict_(boolOption("Strict", false)),
-      provenance_(context.ast()), reach_(reach::TranslationUnitReach::of(context)) {}
+      provenance_(context.ast()) {}
 
 RuleInfo PageableMemcpyAsyncCheck::rule() {
   RuleInfo rule;
@@ -158,23 +134,24 @@ RuleInfo PageableMemcpyAsyncCheck::rule() {
   return rule;
 }
 
-void PageableMemcpyAsyncCheck::storeOptions(std::map<std::string, std::string> &options) const {
-  options[id() + ".Strict"] = strict_ ? "true" : "false";
+std::vector<OptionSpec> PageableMemcpyAsyncCheck::options() {
+  return {{"Strict", OptionType::Bool, "false", {}, "true",
+           "also note copies whose host memory is of unknown origin"}};
 }
 
 void PageableMemcpyAsyncCheck::registerMatchers(MatchFinder &finder) {
   std::vector<std::string> names;
-  for (const CopyApi &api : CopyApis)
-    for (const char *suffix : {"", "_ptsz", "_v2", "_v2_ptsz"})
-      names.push_back(std::string(api.name) + suffix);
+  for (const api::ApiInfo &info : api::allApis())
+    if (api::isAsyncHostCopy(info))
+      for (std::string &name : api::spellingsOf(info))
+        names.push_back(std::move(name));
   std::vector<llvm::StringRef> refs(names.begin(), names.end());
   finder.addMatcher(
       callExpr(callee(functionDecl(hasAnyName(refs))))
           .bind("copy"),
       this);
   // Functions returning host memory, for copies in other TUs (wrappers).
-  if (reach_)
-    finder.addMatcher(functionDecl(isDefinition(), returns(pointerType()),
+  finder.addMatcher(functionDecl(isDefinition(), returns(pointerType()),
                                    unless(isExpansionInSystemHeader()),
                                    unless(isTemplateInstantiation()),
                                    unless(cxxMethodDecl(isVirtual())))
@@ -204,19 +181,29 @@ void PageableMemcpyAsyncCheck::summarizeReturn(const clang::FunctionDecl &functi
   } else {
     return;
   }
-  reach_->recordReturnedMemory(std::move(memory));
+  returns_.push_back(std::move(memory));
 }
 
-void PageableMemcpyAsyncCheck::deferToWholeProgram(const clang::CallExpr &copy,
-                                                   const Provenance &host,
+void PageableMemcpyAsyncCheck::checkCallGraph(reach::TranslationUnitReach &reach) {
+  for (reach::ReturnedMemory &memory : returns_)
+    reach.recordReturnedMemory(std::move(memory));
+  for (const ElsewhereCopy &copy : elsewhere_)
+    deferToWholeProgram(reach, *copy.copy, *copy.returnedBy, copy.apiName, copy.message);
+  returns_.clear();
+  elsewhere_.clear();
+}
+
+void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &reach,
+                                                   const clang::CallExpr &copy,
+                                                   const clang::FunctionDecl &returnedBy,
                                                    const std::string &apiName,
                                                    const std::string &message) {
-  std::string usr = reach::functionUsr(*host.returnedBy);
+  std::string usr = reach::functionUsr(returnedBy);
   reach::CallSite site;
   site.expr = &copy;
   site.caller = context().enclosingFunction(copy);
   std::optional<Finding> finding =
-      usr.empty() ? std::nullopt : reach_->pendingFinding(id(), site, message);
+      usr.empty() ? std::nullopt : reach.pendingFinding(id(), site, message);
   if (!finding)
     return;
   reach::PendingSite pending;
@@ -225,7 +212,7 @@ void PageableMemcpyAsyncCheck::deferToWholeProgram(const clang::CallExpr &copy,
   pending.root = reach::ReachRoot::PageableReturn;
   pending.otherwiseReported = strict_;
   pending.otherwiseMessage = unknownMemoryNote(apiName);
-  reach_->defer(std::move(pending));
+  reach.defer(std::move(pending));
 }
 
 void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
@@ -235,17 +222,17 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
   }
   const auto *copy = result.Nodes.getNodeAs<clang::CallExpr>("copy");
   const clang::FunctionDecl *callee = copy->getDirectCallee();
-  const CopyApi *api = findApi(callee->getName());
-  if (!api)
+  const api::ApiInfo *copyApi = findCopyApi(callee->getName());
+  if (!copyApi)
     return;
   auto argument = [&](int index) -> const clang::Expr * {
     return index >= 0 && static_cast<unsigned>(index) < copy->getNumArgs() ? copy->getArg(index)
                                                                           : nullptr;
   };
-  const clang::Expr *kindExpr = argument(api->kind);
-  const clang::Expr *source = argument(api->source);
-  const clang::Expr *destination = argument(api->destination);
-  bool threeD = llvm::StringRef(api->name) == "cudaMemcpy3DAsync";
+  const clang::Expr *kindExpr = argument(copyApi->kindIndex);
+  const clang::Expr *source = argument(copyApi->hostSource);
+  const clang::Expr *destination = argument(copyApi->hostDestination);
+  bool threeD = copyApi->hostEndsInStruct;
   if (threeD) {
     const auto *addressOf = llvm::dyn_cast<clang::UnaryOperator>(stripCasts(copy->getArg(0)));
     const auto *ref = addressOf && addressOf->getOpcode() == clang::UO_AddrOf
@@ -264,8 +251,8 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
 
   int kind = Default; // an unknown kind: look at both ends
   clang::Expr::EvalResult value;
-  if (api->kind < 0 && !threeD)
-    kind = api->fixedKind;
+  if (copyApi->kindIndex < 0 && !threeD)
+    kind = copyApi->fixedDirection;
   else if (kindExpr && !kindExpr->isValueDependent() &&
            kindExpr->EvaluateAsInt(value, context().ast()))
     kind = static_cast<int>(value.Val.getInt().getExtValue());
@@ -280,8 +267,8 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
       return Provenance{};
     return provenance_.of(end, copy, function);
   };
-  bool sourceIsHost = api->source >= 0 || threeD;
-  bool destinationIsHost = api->destination >= 0 || threeD;
+  bool sourceIsHost = copyApi->hostSource >= 0 || threeD;
+  bool destinationIsHost = copyApi->hostDestination >= 0 || threeD;
   Provenance from = provenanceOf(source, sourceIsHost && kind != DeviceToHost);
   Provenance to = provenanceOf(destination, destinationIsHost && kind != HostToDevice);
 
@@ -293,7 +280,7 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
   if (fromPageable != toPageable)
     pageable = fromPageable ? &from : &to;
 
-  std::string apiName = runtimeApiBaseName(*callee); // as written, not _ptsz
+  std::string apiName = apiNameAsWritten(*callee); // as written, not _ptsz
   bool dependent = function && function->isDependentContext();
   auto message = [&](bool fromHost, const std::string &origin) {
     return apiName + (fromHost ? " from" : " to") + " pageable host memory (" + origin +
@@ -310,8 +297,9 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
     const Provenance *elsewhere = from.returnedBy && settled(to)   ? &from
                                   : to.returnedBy && settled(from) ? &to
                                                                    : nullptr;
-    if (elsewhere && reach_ && !dependent) {
-      deferToWholeProgram(*copy, *elsewhere, apiName, message(elsewhere == &from, "{origin}"));
+    if (elsewhere && !dependent) {
+      elsewhere_.push_back(
+          {copy, elsewhere->returnedBy, apiName, message(elsewhere == &from, "{origin}")});
       return;
     }
     bool unknown = (from.kind == MemoryKind::Unknown || to.kind == MemoryKind::Unknown) &&

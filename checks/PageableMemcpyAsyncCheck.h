@@ -3,11 +3,8 @@
 // staged through a pinned buffer by the runtime and stops overlapping.
 
 #include "analyzer/analysis/PointerProvenance.h"
+#include "analyzer/reach/ReachSummary.h"
 #include "checks/Check.h"
-
-namespace streamlint::reach {
-class TranslationUnitReach;
-}
 
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -23,7 +20,11 @@ public:
   static RuleInfo rule();
   void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
-  void storeOptions(std::map<std::string, std::string> &options) const override;
+  /// Copies whose host end another TU returns, and what this TU's functions
+  /// return, go to the whole-program pass through the TU's reach.
+  unsigned needs() const override { return NeedsAstMatches | NeedsCallGraph; }
+  void checkCallGraph(reach::TranslationUnitReach &reach) override;
+  static std::vector<OptionSpec> options();
 
 private:
   /// Rewrites a malloc/free or new[]/delete[] buffer local to one function
@@ -36,12 +37,21 @@ private:
   void summarizeReturn(const clang::FunctionDecl &function);
   /// A copy whose host end another TU's function returns: resolved once the
   /// whole program is summarized.
-  void deferToWholeProgram(const clang::CallExpr &copy, const Provenance &host,
-                           const std::string &apiName, const std::string &message);
+  void deferToWholeProgram(reach::TranslationUnitReach &reach, const clang::CallExpr &copy,
+                           const clang::FunctionDecl &returnedBy, const std::string &apiName,
+                           const std::string &message);
+
+  struct ElsewhereCopy {
+    const clang::CallExpr *copy;
+    const clang::FunctionDecl *returnedBy;
+    std::string apiName, message;
+  };
 
   const bool strict_;
   PointerProvenance provenance_;
-  reach::TranslationUnitReach *reach_; // null outside the driver
+  // Collected while matching, handed over in checkCallGraph().
+  std::vector<reach::ReturnedMemory> returns_;
+  std::vector<ElsewhereCopy> elsewhere_;
   llvm::SmallPtrSet<const clang::VarDecl *, 8> fixed_; // one fix per buffer
 };
 

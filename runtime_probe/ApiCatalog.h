@@ -1,7 +1,10 @@
 #pragma once
-// What the probe needs to know about a CUDA runtime API function, by name.
-// Pure string logic shared by the injected library (classifying CUPTI
-// callback ids once each) and the launcher (turning sites into evidence).
+// The probe's view of a CUDA runtime API function: a few trait bits per
+// CUPTI callback id, derived once per id from the one API table
+// (api/CudaApiTable.h) with the same predicates the checks use, so a call a
+// check flags is one the probe classifies the same way.
+
+#include "api/CudaApiTable.h"
 
 #include <cstdint>
 #include <string_view>
@@ -27,18 +30,10 @@ enum ApiTrait : std::uint16_t {
   TraitKnown = 1 << 15,        // classified (even if no other bit is set)
 };
 
-/// `cudaMemcpyAsync_ptsz_v7000` -> `cudaMemcpyAsync`.
-std::string_view baseApiName(std::string_view name);
+/// Traits of a table row (null: an API the table does not list).
+std::uint16_t traitsOf(const api::ApiInfo *info, bool perThread);
 
 /// Traits of a runtime API function given its CUPTI name (any suffix).
 std::uint16_t classifyApi(std::string_view name);
-
-/// cudaStreamLegacy and cudaStreamPerThread, as the runtime headers define them.
-inline constexpr std::uintptr_t kStreamLegacyHandle = 0x1;
-inline constexpr std::uintptr_t kStreamPerThreadHandle = 0x2;
-
-/// Whether a stream argument means the legacy default stream, given whether
-/// the call was the per-thread (_ptsz/_ptds) variant.
-bool isLegacyStream(std::uintptr_t stream, bool perThreadVariant);
 
 } // namespace streamlint::probe

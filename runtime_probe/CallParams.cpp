@@ -7,11 +7,11 @@
 namespace streamlint::probe {
 namespace {
 
-StreamKind streamKind(const void *stream, std::uint16_t traits) {
-  return isLegacyStream(reinterpret_cast<std::uintptr_t>(stream),
-                        traits & TraitPerThread)
-             ? StreamKind::Legacy
-             : StreamKind::Other;
+ObservedStream streamKind(const void *stream, std::uint16_t traits) {
+  return api::isLegacyStreamHandle(reinterpret_cast<std::uintptr_t>(stream),
+                                   traits & TraitPerThread)
+             ? ObservedStream::Legacy
+             : ObservedStream::Other;
 }
 
 // Pageable host memory is unknown to the driver: the query fails for it.

@@ -154,7 +154,7 @@ bool reportsHostTime(const ApiCall &call) {
   if (call.traits & TraitMemcpyAsync)
     return call.hostMemory == HostMemory::Pageable;
   if (call.traits & TraitSynchronization)
-    return (call.traits & TraitDeviceWide) || call.stream == StreamKind::Legacy;
+    return (call.traits & TraitDeviceWide) || call.stream == ObservedStream::Legacy;
   return false;
 }
 
@@ -174,7 +174,7 @@ __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_
     readDriverParams(cbid, cb->functionParams, t.call, context);
   else if (cb->functionParams)
     readParams(cbid, cb->functionParams, t.call, context);
-  if ((t.call.traits & TraitLaunch) && t.call.stream == StreamKind::Unknown &&
+  if ((t.call.traits & TraitLaunch) && t.call.stream == ObservedStream::Unknown &&
       !gProbe->driverLaunchesOn.load(std::memory_order_relaxed))
     enableDriverLaunches(t);
   t.startTicks = reportsHostTime(t.call) ? gProbe->clock.now() : 0;
@@ -213,7 +213,7 @@ __attribute__((always_inline)) inline void
 onDriverLaunch(ThreadState &t, CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
   ApiCall &call = t.call;
   if (t.depth == 0 || t.skip || !(call.traits & TraitLaunch) ||
-      call.stream != StreamKind::Unknown || !cb->functionParams)
+      call.stream != ObservedStream::Unknown || !cb->functionParams)
     return;
   CUstream stream = nullptr;
   bool perThread = false;
@@ -235,9 +235,9 @@ onDriverLaunch(ThreadState &t, CUpti_CallbackId cbid, const CUpti_CallbackData *
   default:
     return;
   }
-  bool legacy = isLegacyStream(reinterpret_cast<std::uintptr_t>(stream),
+  bool legacy = api::isLegacyStreamHandle(reinterpret_cast<std::uintptr_t>(stream),
                                perThread || (call.traits & TraitPerThread));
-  call.stream = legacy ? StreamKind::Legacy : StreamKind::Other;
+  call.stream = legacy ? ObservedStream::Legacy : ObservedStream::Other;
 }
 
 bool isDriverLaunch(CUpti_CallbackId cbid) {

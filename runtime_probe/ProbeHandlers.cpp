@@ -10,10 +10,10 @@ constexpr auto kRelaxed = std::memory_order_relaxed;
 }
 
 void handleStreamUse(SiteRecord &site, const ApiCall &call) {
-  if (call.stream == StreamKind::Unknown)
+  if (call.stream == ObservedStream::Unknown)
     return;
   site.streamCalls.fetch_add(1, kRelaxed);
-  if (call.stream == StreamKind::Legacy)
+  if (call.stream == ObservedStream::Legacy)
     site.legacyStream.fetch_add(1, kRelaxed);
 }
 

@@ -8,8 +8,9 @@
 
 namespace streamlint::probe {
 
-/// What the stream argument of a call was.
-enum class StreamKind : std::uint8_t { Unknown, Legacy, Other };
+/// What the stream argument of a call was at run time (the analyzer's
+/// StreamKind is what source code says it is).
+enum class ObservedStream : std::uint8_t { Unknown, Legacy, Other };
 /// What the host side of an async copy was at the time of the call.
 enum class HostMemory : std::uint8_t { Unknown, Pageable, Pinned };
 
@@ -18,7 +19,7 @@ struct ApiCall {
   std::uint16_t traits = 0; // ApiTrait bits
   std::uint64_t hostNs = 0; // enter to exit on the calling thread (the probe
                             // counts TSC ticks; the flush converts the sums)
-  StreamKind stream = StreamKind::Unknown;
+  ObservedStream stream = ObservedStream::Unknown;
   HostMemory hostMemory = HostMemory::Unknown;
   std::uint64_t bytes = 0;
   bool onCallbackThread = false; // made on the driver's host-callback thread

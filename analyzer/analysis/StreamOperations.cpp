@@ -1,15 +1,15 @@
 // Collecting a function's CUDA operations for the ordering analysis. The API
-// facts used here (which calls wait, which copy runs on the default stream)
-// are the ordering-relevant subset; stream arguments come from
-// StreamResolution.
+// facts (which calls wait, which copy runs on the default stream and in which
+// direction) come from the API table (api/CudaApiTable.h); stream arguments
+// from StreamResolution.
 #include "analyzer/analysis/StreamOperations.h"
 #include "analyzer/analysis/StreamResolution.h"
+#include "api/CudaApiTable.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
 #include <cctype>
@@ -18,19 +18,6 @@
 
 namespace streamlint {
 namespace {
-
-/// Synchronous copies and sets: they run on the default stream.
-bool isSynchronousCopy(llvm::StringRef name) {
-  static const llvm::StringSet<> names = {
-      "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol",
-      "cudaMemcpyFromSymbol", "cudaMemcpyPeer", "cudaMemcpy3DPeer",
-      "cudaMemcpyToArray", "cudaMemcpyFromArray", "cudaMemcpy2DToArray",
-      "cudaMemcpy2DFromArray", "cudaMemcpyArrayToArray", "cudaMemcpy2DArrayToArray",
-      "cudaMemset", "cudaMemset2D", "cudaMemset3D", "cuMemcpy", "cuMemcpyHtoD",
-      "cuMemcpyDtoH", "cuMemcpyDtoD", "cuMemcpy2D", "cuMemcpy3D", "cuMemsetD8",
-      "cuMemsetD16", "cuMemsetD32"};
-  return names.contains(name);
-}
 
 bool isLibraryName(llvm::StringRef name) {
   for (llvm::StringRef prefix : {"cublas", "cufft", "curand", "cusparse", "cusolver",
@@ -54,17 +41,16 @@ bool isCudaName(llvm::StringRef name) {
          (name.size() > 2 && name.starts_with("cu") && std::isupper(name[2]));
 }
 
-/// `cudaMemcpyDeviceToHost` (or the copy's implicit direction) is passed.
-bool copiesToHost(const clang::CallExpr &call, llvm::StringRef name) {
-  int kindArgument = name == "cudaMemcpy" ? 3 : name == "cudaMemcpy2D" ? 6
-                   : name == "cudaMemcpyFromSymbol" ? 4 : -1;
-  if (name == "cuMemcpyDtoH")
+/// The copy moves data to the host: its fixed direction, or
+/// `cudaMemcpyDeviceToHost` passed (or defaulted) as its kind argument.
+bool copiesToHost(const clang::CallExpr &call, const api::ApiInfo &info) {
+  if (info.fixedDirection == api::DeviceToHost && info.kindIndex < 0)
     return true;
-  if (kindArgument < 0 || unsigned(kindArgument) >= call.getNumArgs())
+  if (info.kindIndex < 0 || unsigned(info.kindIndex) >= call.getNumArgs())
     return false;
-  const clang::Expr *kind = call.getArg(kindArgument);
+  const clang::Expr *kind = call.getArg(info.kindIndex);
   if (llvm::isa<clang::CXXDefaultArgExpr>(kind))
-    return name == "cudaMemcpyFromSymbol";
+    return info.fixedDirection == api::DeviceToHost; // cudaMemcpyFromSymbol
   if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(kind->IgnoreParenImpCasts()))
     return ref->getDecl()->getName() == "cudaMemcpyDeviceToHost";
   return false;
@@ -173,7 +159,8 @@ private:
       op.effect = OperationEffect::Opaque;
       return op;
     }
-    std::string name = callee->getIdentifier() ? runtimeApiBaseName(*callee) : "";
+    std::string name =
+        callee->getIdentifier() ? std::string(api::baseName(apiNameAsWritten(*callee))) : "";
     op.what = name.empty() ? callee->getNameAsString() : name;
     const clang::SourceManager &sm = ast_.getSourceManager();
     bool system = sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation()));
@@ -202,18 +189,19 @@ private:
 
   StreamOperation classifyCudaApi(StreamOperation &op, const clang::CallExpr &call,
                                   llvm::StringRef name) {
-    if (name == "cudaDeviceSynchronize" || name == "cudaThreadSynchronize" ||
-        name == "cuCtxSynchronize") {
+    const api::ApiInfo *info = api::findApi(name);
+    api::SyncKind sync = info ? info->sync : api::SyncKind::None;
+    if (sync == api::SyncKind::Device) {
       op.effect = OperationEffect::HostWaitsAll;
       return op;
     }
-    if (name == "cudaStreamSynchronize" || name == "cuStreamSynchronize") {
+    if (sync == api::SyncKind::Stream) {
       op.effect = OperationEffect::HostWaitsStream;
       op.stream = orderingStreamOf(call, function_, ast_, perThread_);
       op.blocking = blockingFor(op.stream);
       return op;
     }
-    if (name == "cudaEventSynchronize" || name == "cuEventSynchronize") {
+    if (sync == api::SyncKind::Event) {
       auto recorded = call.getNumArgs() ? eventStreams_.find(variableOf(call.getArg(0)))
                                         : eventStreams_.end();
       if (recorded != eventStreams_.end()) {
@@ -223,12 +211,12 @@ private:
       }
       return op;
     }
-    if (isSynchronousCopy(name)) {
+    if (sync == api::SyncKind::DefaultStream) {
       op.effect = OperationEffect::Enqueue;
       bool ptds = call.getDirectCallee()->getName().ends_with("_ptds");
       op.stream.kind = perThread_ || ptds ? OrderingStream::PerThread : OrderingStream::Legacy;
       op.blocking = StreamBlocking::Blocking;
-      op.hostWaits = copiesToHost(call, name);
+      op.hostWaits = copiesToHost(call, *info);
       return op;
     }
     if (name.starts_with("cudaStream") || name.starts_with("cuStream")) {

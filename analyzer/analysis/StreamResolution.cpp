@@ -1,5 +1,7 @@
 #include "analyzer/analysis/StreamResolution.h"
 
+#include "api/CudaApiTable.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -323,13 +325,10 @@ std::optional<StreamArgumentSite> streamArgumentOf(const clang::CallExpr &call) 
   return StreamArgumentSite{call.getArg(*found), *found, false};
 }
 
-std::string runtimeApiBaseName(const clang::FunctionDecl &callee) {
+std::string apiNameAsWritten(const clang::FunctionDecl &callee) {
   if (!callee.getIdentifier())
     return "";
-  llvm::StringRef name = callee.getName();
-  if (name.ends_with("_ptsz") || name.ends_with("_ptds"))
-    name = name.drop_back(5);
-  return name.str();
+  return std::string(api::parseApiName(callee.getName()).asWritten);
 }
 
 std::optional<StreamInScope> uniqueStreamInScope(const clang::FunctionDecl &function,
@@ -414,8 +413,8 @@ StreamClassification classifyLaunchConfigStream(const clang::Expr *configArgumen
       user = parentSkippingParens(*user, ast);
     const auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(user);
     const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
-    std::string name = callee ? runtimeApiBaseName(*callee) : "";
-    if (name != "cudaLaunchKernelEx" && name != "cudaLaunchKernelExC")
+    const api::ApiInfo *info = callee ? api::findApi(apiNameAsWritten(*callee)) : nullptr;
+    if (!info || info->stream != api::StreamDefault::InConfig)
       return {};
   }
 

@@ -63,9 +63,10 @@ struct StreamArgumentSite {
 /// anything else (no stream parameter, or several).
 std::optional<StreamArgumentSite> streamArgumentOf(const clang::CallExpr &call);
 
-/// The callee's name without the `_ptsz`/`_ptds` suffix that per-thread
-/// default-stream builds add (`cudaMemcpyAsync_ptsz` -> `cudaMemcpyAsync`).
-std::string runtimeApiBaseName(const clang::FunctionDecl &callee);
+/// The callee's name as the user wrote it: without the `_ptsz`/`_ptds`
+/// suffix per-thread default-stream builds add (`cudaMemcpyAsync_ptsz` ->
+/// `cudaMemcpyAsync`); see api::parseApiName.
+std::string apiNameAsWritten(const clang::FunctionDecl &callee);
 
 /// The stream a fix can pass at `site`: a cudaStream_t variable or parameter
 /// of `function` that is visible and ready at `site` and is the only stream

@@ -22,7 +22,6 @@ const clang::FunctionDecl *enclosingFunctionOf(clang::ASTContext &ast,
 /// Facts about the TU from its compile command.
 struct TranslationUnitInfo {
   std::string mainFile;
-  bool isCuda = false;
   /// Built with --default-stream per-thread (or the macro): an omitted or 0
   /// stream is the per-thread stream, not the legacy barrier.
   bool perThreadDefaultStream = false;

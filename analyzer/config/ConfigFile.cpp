@@ -21,8 +21,9 @@ const char *const kKnownKeys =
 /// Walks the YAML tree once; the first problem becomes the error.
 class ConfigParser {
 public:
-  ConfigParser(llvm::StringRef path, const std::vector<std::string> &knownChecks)
-      : path_(path), knownChecks_(knownChecks) {
+  ConfigParser(llvm::StringRef path, const std::vector<std::string> &knownChecks,
+               const OptionCatalog *options)
+      : path_(path), knownChecks_(knownChecks), options_(options) {
     sources_.setDiagHandler(
         [](const llvm::SMDiagnostic &diagnostic, void *self) {
           auto &parser = *static_cast<ConfigParser *>(self);
@@ -78,8 +79,8 @@ private:
     } else if (key == "HeaderFilterRegex") {
       if (!readScalar(value, text))
         return fail(value, key, "expected a regular expression string");
-      std::string problem;
-      if (!llvm::Regex(text).isValid(problem))
+      std::string problem; // '' is valid: only the main file (as clang-tidy)
+      if (!text.empty() && !llvm::Regex(text).isValid(problem))
         return fail(value, key, "invalid regular expression '" + text + "': " + problem);
       config.headerFilterRegex = text;
     } else if (key == "ExcludePaths") {
@@ -123,6 +124,9 @@ private:
                                              checkId.str() + "' (see --list-checks)");
       if (!readScalar(entry.getValue(), text))
         return fail(entry.getValue(), key, "option '" + name + "': expected a scalar value");
+      if (options_)
+        if (std::string problem = checkOptionProblem(*options_, name, text); !problem.empty())
+          return fail(entry.getKey(), key, problem);
       if (!config.checkOptions.emplace(name, text).second)
         return fail(entry.getKey(), key, "option '" + name + "' given twice");
     }
@@ -180,6 +184,7 @@ private:
 
   llvm::StringRef path_;
   const std::vector<std::string> &knownChecks_;
+  const OptionCatalog *options_;
   llvm::SourceMgr sources_;
   std::string syntaxError_;
 };
@@ -187,17 +192,19 @@ private:
 } // namespace
 
 llvm::Expected<ConfigFile> parseConfigFile(llvm::StringRef path, llvm::StringRef text,
-                                           const std::vector<std::string> &knownChecks) {
-  return ConfigParser(path, knownChecks).parse(text);
+                                           const std::vector<std::string> &knownChecks,
+                                           const OptionCatalog *options) {
+  return ConfigParser(path, knownChecks, options).parse(text);
 }
 
 llvm::Expected<ConfigFile> loadConfigFile(llvm::StringRef path,
-                                          const std::vector<std::string> &knownChecks) {
+                                          const std::vector<std::string> &knownChecks,
+                                          const OptionCatalog *options) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
     return llvm::createStringError(buffer.getError(), "%s: cannot read config file: %s",
                                    path.str().c_str(), buffer.getError().message().c_str());
-  return parseConfigFile(path, (*buffer)->getBuffer(), knownChecks);
+  return parseConfigFile(path, (*buffer)->getBuffer(), knownChecks, options);
 }
 
 } // namespace streamlint

@@ -1,6 +1,8 @@
 #pragma once
 // One .streamlint.yaml / .streamlint.json file, parsed and validated.
 
+#include "analyzer/analysis/CheckOptions.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -29,12 +31,15 @@ inline constexpr const char *kConfigFileNames[] = {".streamlint.yaml",
 /// Parses `text` (YAML, or JSON as a YAML subset) read from `path`. Every
 /// error names `path:line:col` and the key: unknown keys, wrong types, a bad
 /// regex or glob, a Checks glob or CheckOptions id matching none of
-/// `knownChecks` (skipped when it is empty).
+/// `knownChecks` (skipped when it is empty), and with `options` an unknown
+/// option name or a value of the wrong type.
 llvm::Expected<ConfigFile> parseConfigFile(llvm::StringRef path, llvm::StringRef text,
-                                           const std::vector<std::string> &knownChecks);
+                                           const std::vector<std::string> &knownChecks,
+                                           const OptionCatalog *options = nullptr);
 
 /// Reads and parses the file at `path`.
 llvm::Expected<ConfigFile> loadConfigFile(llvm::StringRef path,
-                                          const std::vector<std::string> &knownChecks);
+                                          const std::vector<std::string> &knownChecks,
+                                          const OptionCatalog *options = nullptr);
 
 } // namespace streamlint

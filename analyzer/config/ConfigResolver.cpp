@@ -1,7 +1,7 @@
 #include "analyzer/config/ConfigResolver.h"
+#include "analyzer/support/Glob.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
 
 namespace streamlint {
@@ -12,11 +12,6 @@ std::string absolutePath(llvm::StringRef path) {
   llvm::sys::fs::make_absolute(absolute);
   llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
   return std::string(absolute);
-}
-
-bool globMatches(llvm::StringRef pattern, llvm::StringRef text) {
-  auto glob = llvm::GlobPattern::create(pattern);
-  return glob && glob->match(text);
 }
 
 /// YAML single-quoted scalar: only the quote itself needs escaping.
@@ -58,14 +53,16 @@ bool EffectiveConfig::reportsIn(llvm::StringRef file, llvm::StringRef mainFile) 
   return headerFilter_->match(file);
 }
 
-ConfigResolver::ConfigResolver(ConfigOverrides overrides, std::vector<std::string> knownChecks)
-    : overrides_(std::move(overrides)), knownChecks_(std::move(knownChecks)) {}
+ConfigResolver::ConfigResolver(ConfigOverrides overrides, std::vector<std::string> knownChecks,
+                               OptionCatalog catalog)
+    : overrides_(std::move(overrides)), knownChecks_(std::move(knownChecks)),
+      catalog_(std::move(catalog)) {}
 
 llvm::Expected<const ConfigFile *> ConfigResolver::load(const std::string &path) {
   auto cached = files_.find(path);
   if (cached != files_.end())
     return cached->second.get();
-  auto parsed = loadConfigFile(path, knownChecks_);
+  auto parsed = loadConfigFile(path, knownChecks_, catalog_.empty() ? nullptr : &catalog_);
   if (!parsed)
     return parsed.takeError();
   auto &slot = files_[path];
@@ -132,6 +129,13 @@ llvm::Expected<EffectiveConfig> ConfigResolver::configFor(llvm::StringRef file) 
 }
 
 llvm::Expected<EffectiveConfig> ConfigResolver::configForDirectory(llvm::StringRef directory) {
+  for (const auto &[key, value] : overrides_.checkOptions) {
+    std::string problem = checkOptionProblem(catalog_, key, value);
+    if (!problem.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "--check-option '%s=%s': %s", key.c_str(),
+                                     value.c_str(), problem.c_str());
+  }
   std::string start = overrides_.configFile.empty() ? "" : absolutePath(overrides_.configFile);
   if (start.empty()) {
     auto nearest = nearestConfig(absolutePath(directory));
@@ -167,6 +171,10 @@ llvm::Expected<EffectiveConfig> ConfigResolver::configForDirectory(llvm::StringR
     checks = checks ? *checks + "," + *overrides_.checks : *overrides_.checks;
   if (checks)
     config.checks = *checks;
+  if (overrides_.strict)
+    for (const auto &[key, option] : catalog_.options)
+      if (!option.strictValue.empty())
+        config.checkOptions.set(key, option.strictValue);
   for (const auto &[key, value] : overrides_.checkOptions)
     config.checkOptions.set(key, value);
   if (overrides_.headerFilterRegex)
@@ -175,7 +183,7 @@ llvm::Expected<EffectiveConfig> ConfigResolver::configForDirectory(llvm::StringR
 }
 
 void dumpConfig(const EffectiveConfig &config, llvm::StringRef forFile,
-                llvm::raw_ostream &out) {
+                llvm::raw_ostream &out, const OptionCatalog &catalog) {
   out << "---\n# Effective streamlint configuration for " << forFile << "\n";
   if (config.sources.empty())
     out << "# (no config file: defaults and the command line)\n";
@@ -192,9 +200,22 @@ void dumpConfig(const EffectiveConfig &config, llvm::StringRef forFile,
       llvm::sys::path::append(pattern, exclude.pattern);
     out << "  - " << quoted(pattern) << "\n";
   }
-  out << "CheckOptions:" << (config.checkOptions.all().empty() ? " {}" : "") << "\n";
+  // Every declared option, set or not, so the dump shows what there is to
+  // set and loads back to the same settings.
+  std::map<std::string, std::string> options;
+  for (const auto &[key, option] : catalog.options)
+    options[key] = option.defaultValue;
   for (const auto &[key, value] : config.checkOptions.all())
-    out << "  " << key << ": " << quoted(value) << "\n";
+    options[key] = value;
+  out << "CheckOptions:" << (options.empty() ? " {}" : "") << "\n";
+  for (const auto &[key, value] : options) {
+    out << "  " << key << ": " << quoted(value);
+    auto declared = catalog.options.find(key);
+    if (declared != catalog.options.end())
+      out << "  # " << declared->second.description << " (default "
+          << quoted(declared->second.defaultValue) << ")";
+    out << "\n";
+  }
   out << "...\n";
 }
 

@@ -22,6 +22,7 @@ struct ConfigOverrides {
   std::optional<std::string> checks;       // --checks: appended to Checks
   std::map<std::string, std::string> checkOptions; // --check-option: override
   std::optional<std::string> headerFilterRegex;    // --header-filter: replaces
+  bool strict = false; // --strict: every option's strictValue, unless --check-option
 };
 
 /// An ExcludePaths glob and the directory of the file that gave it.
@@ -52,8 +53,11 @@ private:
 /// safe: the driver resolves every TU's config before analyzing in parallel.
 class ConfigResolver {
 public:
-  /// `knownChecks`: every registered check id, to reject typos in files.
-  ConfigResolver(ConfigOverrides overrides, std::vector<std::string> knownChecks);
+  /// `knownChecks`: every registered check id, to reject typos in files;
+  /// `catalog`: their declared options, to reject unknown names and bad
+  /// values in files and on the command line (none judged when empty).
+  ConfigResolver(ConfigOverrides overrides, std::vector<std::string> knownChecks,
+                 OptionCatalog catalog = {});
 
   /// The config for the analyzed file `file` (absolute): the nearest
   /// .streamlint.yaml/.json in its directory or a parent, merged onto its
@@ -69,13 +73,15 @@ private:
 
   ConfigOverrides overrides_;
   std::vector<std::string> knownChecks_;
+  OptionCatalog catalog_;
   std::map<std::string, std::unique_ptr<ConfigFile>> files_;    // path -> parsed
   std::map<std::string, std::string> nearestInDirectory_;       // dir -> path or ""
 };
 
 /// Prints `config` as a config file that loads back to the same settings
-/// (--dump-config); `forFile` and the sources go in comments.
+/// (--dump-config): every option of `catalog` with its effective value (its
+/// default when unset); `forFile`, the sources and defaults go in comments.
 void dumpConfig(const EffectiveConfig &config, llvm::StringRef forFile,
-                llvm::raw_ostream &out);
+                llvm::raw_ostream &out, const OptionCatalog &catalog = {});
 
 } // namespace streamlint

@@ -257,10 +257,8 @@ llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
     }
     return plan;
   }
-  std::vector<std::string> knownChecks;
-  for (const CheckDescriptor &check : registry.checks())
-    knownChecks.push_back(check.rule.id);
-  ConfigResolver resolver(*options.config, std::move(knownChecks));
+  OptionCatalog catalog = registry.optionCatalog();
+  ConfigResolver resolver(*options.config, catalog.checks, catalog);
   std::vector<PlannedUnit> kept;
   for (PlannedUnit &unit : plan->units) {
     std::string mainFile = cleanPath(unit.entry.file);

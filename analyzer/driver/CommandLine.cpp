@@ -157,8 +157,10 @@ cl::opt<cl::boolOrDefault> useColor("use-color",
                                             "--use-color=false turns them off"),
                                    cl::cat(category));
 cl::opt<bool> strict("strict",
-                     cl::desc("Also report what cannot be decided (e.g. an async copy whose "
-                              "host memory is of unknown origin) as notes"),
+                     cl::desc("Set every check's strictness options: also report, as "
+                              "notes, what cannot be decided (an async copy whose host "
+                              "memory is of unknown origin) or is legal but costly "
+                              "(default-stream use in a per-thread-default-stream build)"),
                      cl::cat(category));
 cl::opt<std::string> partialAnalysis(
     "partial-analysis",
@@ -213,11 +215,10 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                         "': expected <check-id>.<Name>=<value>");
     result.analyzer.checkOptions.set(key.str(), value.str());
   }
-  // --strict is shorthand for the checks' own Strict options; an explicit
-  // --check-option still wins.
-  if (strict && result.analyzer.checkOptions.get("pageable-memcpy-async", "Strict", "").empty())
-    result.analyzer.checkOptions.set("pageable-memcpy-async.Strict", "true");
   ConfigOverrides config;
+  // --strict sets every option the checks declare a strict value for (see
+  // ConfigResolver); an explicit --check-option still wins.
+  config.strict = strict;
   config.configFile = configFile;
   if (checks.getNumOccurrences())
     config.checks = checks;

@@ -7,17 +7,16 @@ namespace streamlint {
 
 llvm::Error dumpEffectiveConfig(const AnalyzerOptions &options,
                                 const CheckRegistry &registry, llvm::raw_ostream &out) {
-  std::vector<std::string> knownChecks;
-  for (const CheckDescriptor &check : registry.checks())
-    knownChecks.push_back(check.rule.id);
-  ConfigResolver resolver(options.config.value_or(ConfigOverrides{}), std::move(knownChecks));
+  OptionCatalog catalog = registry.optionCatalog();
+  ConfigResolver resolver(options.config.value_or(ConfigOverrides{}), catalog.checks, catalog);
   llvm::SmallString<256> where;
   llvm::sys::fs::current_path(where);
   auto config = options.files.empty() ? resolver.configForDirectory(where)
                                       : resolver.configFor(options.files.front());
   if (!config)
     return config.takeError();
-  dumpConfig(*config, options.files.empty() ? where.str() : options.files.front(), out);
+  dumpConfig(*config, options.files.empty() ? where.str() : options.files.front(), out,
+             catalog);
   return llvm::Error::success();
 }
 

@@ -70,22 +70,29 @@ public:
   void HandleTranslationUnit(clang::ASTContext &ast) override {
     TranslationUnitInfo info;
     info.mainFile = run_.invocation.file;
-    info.isCuda = run_.invocation.isCuda;
     info.perThreadDefaultStream = run_.invocation.perThreadDefaultStream;
     TranslationUnitContext context(ast, info, run_.options);
     reach::TranslationUnitReach reach(context);
     clang::ast_matchers::MatchFinder finder;
     std::vector<std::unique_ptr<Check>> checks;
+    unsigned needs = 0;
     for (const CheckDescriptor &descriptor : run_.registry.checks()) {
       if (!run_.selection.enabled(descriptor.rule.id))
         continue;
       checks.push_back(descriptor.create(context));
-      checks.back()->registerMatchers(finder);
+      needs |= checks.back()->needs();
+      if (checks.back()->needs() & NeedsAstMatches)
+        checks.back()->registerMatchers(finder);
     }
-    // One walk for the call graph, only if an enabled check asked for it.
-    if (reach.requested())
+    // One walk for the call graph, only if an enabled check needs it; what
+    // it records depends on the CUDA API table alone, never on options.
+    if (needs & NeedsCallGraph)
       reach.build();
-    finder.matchAST(ast);
+    if (needs & NeedsAstMatches)
+      finder.matchAST(ast);
+    for (const std::unique_ptr<Check> &check : checks)
+      if (check->needs() & NeedsCallGraph)
+        check->checkCallGraph(reach);
     run_.outcome.reach = reach.takeSummary();
     run_.outcome.findings = context.takeFindings();
     run_.outcome.checksRan = true;

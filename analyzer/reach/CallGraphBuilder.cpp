@@ -154,7 +154,8 @@ private:
     reach_.summary_.edges.push_back({site.callerUsr, usr,
                                      functionName(callee, reach_.context()),
                                      reach_.context().point(site.expr->getBeginLoc()),
-                                     reach_.loopPoints(site)});
+                                     reach_.loopPoints(site),
+                                     callee.getIdentifier() ? callee.getName().str() : ""});
   }
 
   std::string spelledName(SourceLocation location, llvm::StringRef fallback) const {
@@ -168,7 +169,7 @@ private:
 
   static bool isVirtualDispatch(const CallExpr &call);
   const FunctionDecl *resolveFunction(const Expr *expr, int depth) const;
-  void registerCallback(const CallSite &site, llvm::StringRef registrar);
+  void registerCallback(const CallSite &site, const api::ApiInfo &registrar);
 
   TranslationUnitReach &reach_;
   const SourceManager &sources_;
@@ -211,33 +212,27 @@ bool CallGraphBuilder::VisitCallExpr(CallExpr *call) {
   CallSite site = newSite(call, declared.empty() ? callee->getNameAsString()
                                                  : declared.str());
   site.call = call;
-  if (!declared.empty() &&
-      (reach_.extraAlloc_.contains(declared) || reach_.extraFree_.contains(declared) ||
-       reach_.extraSync_.contains(declared))) {
-    // Configured wrappers count as the API itself: no edge into them, so
-    // their body's cudaMalloc is not reported a second time.
-    site.kinds = (reach_.extraAlloc_.contains(declared) ? Allocates : NoApi) |
-                 (reach_.extraFree_.contains(declared) ? Frees : NoApi) |
-                 (reach_.extraSync_.contains(declared) ? Synchronizes : NoApi);
-    site.userCall = true;
-    record(std::move(site));
-    return true;
-  }
   if (isCudaApiFunction(*callee, sources_)) {
-    llvm::StringRef base = baseApiName(declared);
+    llvm::StringRef base = api::parseApiName(declared).base;
+    const api::ApiInfo *info = api::findApi(base);
     site.name = spelledName(call->getCallee()->getBeginLoc(), base);
     site.cudaApi = true;
-    site.kinds = CallsCuda | allocationKinds(base, reach_.extraAlloc_);
+    site.kinds = CallsCuda | allocationKinds(info);
     if (isDeviceWideSync(declared, call, reach_.context().info().perThreadDefaultStream,
-                         ast_, reach_.extraSync_))
+                         ast_))
       site.kinds |= Synchronizes;
-    if (hostCallbackArgument(base) >= 0)
-      registerCallback(site, base);
+    if (info && info->callbackIndex >= 0)
+      registerCallback(site, *info);
     record(std::move(site));
     return true;
   }
-  if (inSystemHeader(callee->getLocation()) || isVirtualDispatch(*call))
+  if (inSystemHeader(callee->getLocation()) || isVirtualDispatch(*call)) {
+    // No edge (the chain ends here), but the call stays visible to checks
+    // whose options name it (ExtraSyncFunctions, ExtraAllocFunctions, ...).
+    site.opaque = true;
+    record(std::move(site));
     return true;
+  }
   site.userCall = true;
   addEdge(site, *callee);
   record(std::move(site));
@@ -266,11 +261,12 @@ bool CallGraphBuilder::VisitRecoveryExpr(RecoveryExpr *recovery) {
   if (frames_.empty())
     return true;
   std::string name = spelledName(recovery->getBeginLoc(), "");
-  if (!isRemovedCudaApi(name))
+  const api::ApiInfo *info = api::findApi(name);
+  if (!info || !info->removed || info->name != name)
     return true;
   CallSite site = newSite(recovery, name);
   site.cudaApi = true;
-  site.kinds = CallsCuda | (name == "cudaThreadSynchronize" ? Synchronizes : NoApi);
+  site.kinds = CallsCuda | (info->sync == api::SyncKind::Device ? Synchronizes : NoApi);
   record(std::move(site));
   return true;
 }
@@ -333,8 +329,9 @@ const FunctionDecl *CallGraphBuilder::resolveFunction(const Expr *expr,
   return resolveFunction(variable->getInit(), depth + 1);
 }
 
-void CallGraphBuilder::registerCallback(const CallSite &site, llvm::StringRef registrar) {
-  int argument = hostCallbackArgument(registrar);
+void CallGraphBuilder::registerCallback(const CallSite &site,
+                                        const api::ApiInfo &registrar) {
+  int argument = registrar.callbackIndex;
   if (!site.call || argument >= static_cast<int>(site.call->getNumArgs()))
     return;
   const FunctionDecl *callback = resolveFunction(site.call->getArg(argument), 0);
@@ -344,7 +341,7 @@ void CallGraphBuilder::registerCallback(const CallSite &site, llvm::StringRef re
   if (usr.empty())
     return;
   reach_.summary_.callbacks.push_back(
-      {usr, functionName(*callback, reach_.context()), registrar.str(),
+      {usr, functionName(*callback, reach_.context()), std::string(registrar.name),
        reach_.context().point(site.call->getBeginLoc())});
 }
 

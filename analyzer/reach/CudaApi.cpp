@@ -12,17 +12,6 @@
 
 namespace streamlint::reach {
 
-llvm::StringRef baseApiName(llvm::StringRef name) {
-  for (llvm::StringRef suffix : {"_ptsz", "_ptds", "_v2", "_v3"})
-    if (name.ends_with(suffix))
-      return baseApiName(name.drop_back(suffix.size()));
-  return name;
-}
-
-bool hasPerThreadSuffix(llvm::StringRef name) {
-  return name.contains("_ptsz") || name.contains("_ptds");
-}
-
 static bool isComplexArithmetic(llvm::StringRef name) {
   // cuComplex.h: cuCrealf, cuCaddf, cuCabs, cuConj, ... (host math, no API).
   if (!name.consume_front("cuC"))
@@ -76,23 +65,6 @@ bool isCudaApiFunction(const clang::FunctionDecl &function,
   return isToolkitHeaderName(sources.getFilename(location));
 }
 
-bool isRemovedCudaApi(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases({"cudaThreadSynchronize", "cudaThreadExit", "cudaThreadGetLimit",
-              "cudaThreadSetLimit", "cudaThreadGetCacheConfig",
-              "cudaThreadSetCacheConfig"},
-             true)
-      .Default(false);
-}
-
-int hostCallbackArgument(llvm::StringRef baseName) {
-  return llvm::StringSwitch<int>(baseName)
-      .Cases({"cudaLaunchHostFunc", "cudaStreamAddCallback", "cuLaunchHostFunc",
-              "cuStreamAddCallback"},
-             1)
-      .Default(-1);
-}
-
 llvm::StringSet<> parseNameList(llvm::StringRef list) {
   llvm::StringSet<> names;
   llvm::SmallVector<llvm::StringRef, 8> parts;
@@ -103,49 +75,30 @@ llvm::StringSet<> parseNameList(llvm::StringRef list) {
   return names;
 }
 
-unsigned allocationKinds(llvm::StringRef name, const llvm::StringSet<> &extraAlloc) {
-  if (extraAlloc.contains(name))
-    return Allocates;
-  return llvm::StringSwitch<unsigned>(name)
-      .Cases({"cudaMalloc", "cudaMallocHost", "cudaHostAlloc", "cudaHostRegister",
-              "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D",
-              "cudaMallocArray", "cudaMalloc3DArray", "cudaMallocMipmappedArray"},
-             Allocates)
-      .Cases({"cuMemAlloc", "cuMemAllocHost", "cuMemAllocManaged", "cuMemAllocPitch",
-              "cuMemHostAlloc", "cuMemHostRegister"},
-             Allocates)
-      .Cases({"cudaFree", "cudaFreeHost", "cudaHostUnregister", "cudaFreeArray",
-              "cudaFreeMipmappedArray", "cuMemFree", "cuMemFreeHost",
-              "cuMemHostUnregister"},
-             Frees)
-      .Default(NoApi);
-}
-
-bool isSynchronousCopy(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases({"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol",
-              "cudaMemcpyFromSymbol", "cudaMemset", "cudaMemset2D", "cudaMemset3D"},
-             true)
-      .Default(false);
+unsigned allocationKinds(const api::ApiInfo *api) {
+  if (!api)
+    return NoApi;
+  return (api::allocatesMemory(*api) ? Allocates : NoApi) |
+         (api::freesMemory(*api) ? Frees : NoApi);
 }
 
 bool isDeviceWideSync(llvm::StringRef spelledName, const clang::CallExpr *call,
-                      bool perThreadDefault, clang::ASTContext &ast,
-                      const llvm::StringSet<> &extraSync) {
-  llvm::StringRef name = baseApiName(spelledName);
-  if (extraSync.contains(spelledName) || extraSync.contains(name))
+                      bool perThreadDefault, clang::ASTContext &ast) {
+  api::ApiName name = api::parseApiName(spelledName);
+  const api::ApiInfo *info = api::findApi(name.base);
+  if (!info || !api::maySynchronizeDevice(*info))
+    return false;
+  if (info->sync == api::SyncKind::Device)
     return true;
-  if (name == "cudaDeviceSynchronize" || name == "cudaThreadSynchronize" ||
-      name == "cuCtxSynchronize")
-    return true;
-  bool perThread = perThreadDefault || hasPerThreadSuffix(spelledName);
-  if (name == "cudaStreamSynchronize" || name == "cuStreamSynchronize") {
-    if (!call || call->getNumArgs() < 1)
+  bool perThread = perThreadDefault || name.perThread;
+  if (info->sync == api::SyncKind::Stream) {
+    if (!call || info->streamIndex < 0 ||
+        call->getNumArgs() <= static_cast<unsigned>(info->streamIndex))
       return false;
-    return isLegacyStream(classifyStreamArgument(call->getArg(0), ast).kind,
-                          perThread);
+    return isLegacyStream(
+        classifyStreamArgument(call->getArg(info->streamIndex), ast).kind, perThread);
   }
-  return isSynchronousCopy(name) && !perThread;
+  return !perThread; // a synchronous copy on the default stream
 }
 
 } // namespace streamlint::reach

@@ -1,8 +1,10 @@
 #pragma once
-// Which calls are CUDA API calls, what they do (allocate, free, synchronize
-// the device), and which stream they use. Shared by the reach analysis and
-// the checks built on it.
-// Which stream a call uses is analyzer/analysis/StreamResolution's job.
+// Which calls are CUDA API calls and what they do (allocate, free,
+// synchronize the device), for the reach analysis and the checks built on
+// it. The facts themselves are rows of api/CudaApiTable.h; this file only
+// adds what needs clang (declarations, the stream argument of a call).
+
+#include "api/CudaApiTable.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -10,11 +12,6 @@
 #include "llvm/ADT/StringSet.h"
 
 namespace streamlint::reach {
-
-/// `cudaMemcpy_ptds` -> `cudaMemcpy`, `cuMemAlloc_v2` -> `cuMemAlloc`.
-llvm::StringRef baseApiName(llvm::StringRef name);
-/// The name carries a per-thread-default-stream suffix (_ptsz / _ptds).
-bool hasPerThreadSuffix(llvm::StringRef name);
 
 /// A runtime/driver/library name prefix (cuda*, cu[A-Z]*, cublas*, ...), minus
 /// cuComplex.h arithmetic (cuCaddf, cuCabs, ...), which is plain host math.
@@ -26,27 +23,16 @@ bool hasCudaApiName(llvm::StringRef name);
 bool isCudaApiFunction(const clang::FunctionDecl &function,
                        const clang::SourceManager &sources);
 
-/// Names of APIs CUDA 13 removed; in a call they are only a RecoveryExpr.
-bool isRemovedCudaApi(llvm::StringRef name);
-
-/// Functions that take a host callback, and the index of that argument.
-int hostCallbackArgument(llvm::StringRef baseName);
-
 /// Extra names from check options ("a;b;c").
 llvm::StringSet<> parseNameList(llvm::StringRef list);
 
-/// Allocates / Frees bits (ApiKind) for a base API name.
-unsigned allocationKinds(llvm::StringRef baseName,
-                         const llvm::StringSet<> &extraAlloc);
-
-/// The synchronous memcpy/memset family that runs on the default stream.
-bool isSynchronousCopy(llvm::StringRef baseName);
+/// Allocates / Frees bits (ApiKind) of a table row (null: none).
+unsigned allocationKinds(const api::ApiInfo *api);
 
 /// Whether the call waits for all work on the device (or the legacy stream):
 /// cudaDeviceSynchronize, cudaStreamSynchronize(0/legacy), synchronous
 /// cudaMemcpy/cudaMemset. `perThreadDefault`: the TU is built with PTDS.
 bool isDeviceWideSync(llvm::StringRef spelledName, const clang::CallExpr *call,
-                      bool perThreadDefault, clang::ASTContext &ast,
-                      const llvm::StringSet<> &extraSync);
+                      bool perThreadDefault, clang::ASTContext &ast);
 
 } // namespace streamlint::reach

@@ -8,29 +8,42 @@ namespace streamlint::reach {
 ReachIndex::ReachIndex(const ProgramSummary &program) : program_(program) {
   for (const CallEdge &edge : program.edges)
     callsFrom_[edge.caller].push_back(&edge);
-  computeKinds();
-  for (const auto &[key, loop] : program.loops)
-    loopKinds_[key] = loop.kinds;
-  for (const CallEdge &edge : program.edges)
-    for (const SourcePoint &loop : edge.loops)
-      loopKinds_[pointKey(loop)] |= transitiveKinds(edge.callee);
+  kinds_ = computeKinds(nullptr);
   for (ReachRoot root : {ReachRoot::Loop, ReachRoot::ChurningLoop, ReachRoot::Callback})
-    search(root);
+    parents_[root] = search(root, kinds_);
 }
 
-void ReachIndex::computeKinds() {
+namespace {
+bool named(const std::vector<std::string> &names, const std::string &identifier) {
+  return !identifier.empty() &&
+         std::find(names.begin(), names.end(), identifier) != names.end();
+}
+} // namespace
+
+ReachIndex::KindIndex ReachIndex::computeKinds(const PendingSite *options) const {
+  // Calls of functions the options name count as that kind at the call.
+  auto optionKinds = [&](const CallEdge &edge) -> unsigned {
+    if (!options)
+      return NoApi;
+    return (named(options->allocatingCalls, edge.calleeIdentifier) ? Allocates : NoApi) |
+           (named(options->freeingCalls, edge.calleeIdentifier) ? Frees : NoApi);
+  };
+  KindIndex index;
   for (const auto &[usr, facts] : program_.functions)
-    kinds_[usr] = facts.kinds;
+    index.functions[usr] = facts.kinds;
+  for (const CallEdge &edge : program_.edges)
+    if (unsigned kinds = optionKinds(edge))
+      index.functions[edge.caller] |= kinds;
   // Fixed point: kinds only grow and there are four bits, so this ends after
   // at most 4 * |functions| rounds; recursion needs no special case.
   bool changed = true;
   while (changed) {
     changed = false;
     for (const CallEdge &edge : program_.edges) {
-      auto callee = kinds_.find(edge.callee);
-      if (callee == kinds_.end())
+      auto callee = index.functions.find(edge.callee);
+      if (callee == index.functions.end())
         continue;
-      unsigned &caller = kinds_[edge.caller];
+      unsigned &caller = index.functions[edge.caller];
       unsigned merged = caller | callee->second;
       if (merged != caller) {
         caller = merged;
@@ -38,21 +51,55 @@ void ReachIndex::computeKinds() {
       }
     }
   }
+  for (const auto &[key, loop] : program_.loops)
+    index.loops[key] = loop.kinds;
+  for (const CallEdge &edge : program_.edges) {
+    auto callee = index.functions.find(edge.callee);
+    unsigned kinds = (callee == index.functions.end() ? NoApi : callee->second) |
+                     optionKinds(edge);
+    for (const SourcePoint &loop : edge.loops)
+      index.loops[pointKey(loop)] |= kinds;
+  }
+  return index;
 }
 
 unsigned ReachIndex::transitiveKinds(const std::string &usr) const {
-  auto it = kinds_.find(usr);
-  return it == kinds_.end() ? NoApi : it->second;
+  auto it = kinds_.functions.find(usr);
+  return it == kinds_.functions.end() ? NoApi : it->second;
 }
 
-bool ReachIndex::churns(const SourcePoint &loop) const {
-  auto it = loopKinds_.find(pointKey(loop));
-  unsigned kinds = it == loopKinds_.end() ? NoApi : it->second;
-  return (kinds & Allocates) && (kinds & Frees);
+bool ReachIndex::churns(const KindIndex &kinds, const SourcePoint &loop) {
+  auto it = kinds.loops.find(pointKey(loop));
+  unsigned bits = it == kinds.loops.end() ? NoApi : it->second;
+  return (bits & Allocates) && (bits & Frees);
 }
 
-void ReachIndex::search(ReachRoot root) {
-  std::map<std::string, Parent> &parents = parents_[root];
+bool ReachIndex::churns(const SourcePoint &loop) const { return churns(kinds_, loop); }
+
+bool ReachIndex::churns(const SourcePoint &loop, const PendingSite &site) const {
+  if (site.allocatingCalls.empty() && site.freeingCalls.empty())
+    return churns(loop);
+  return churns(withOptions(site).kinds, loop);
+}
+
+const ReachIndex::OptionIndex &ReachIndex::withOptions(const PendingSite &site) const {
+  std::string key;
+  for (const std::string &name : site.allocatingCalls)
+    key += name + ";";
+  key += "|";
+  for (const std::string &name : site.freeingCalls)
+    key += name + ";";
+  auto found = byOptions_.find(key);
+  if (found != byOptions_.end())
+    return found->second;
+  OptionIndex index;
+  index.kinds = computeKinds(&site);
+  index.churningParents = search(ReachRoot::ChurningLoop, index.kinds);
+  return byOptions_.emplace(key, std::move(index)).first->second;
+}
+
+ReachIndex::Parents ReachIndex::search(ReachRoot root, const KindIndex &kinds) const {
+  Parents parents;
   std::deque<std::string> queue;
   if (root == ReachRoot::Callback) {
     for (const CallbackRegistration &callback : program_.callbacks)
@@ -63,7 +110,7 @@ void ReachIndex::search(ReachRoot root) {
     std::vector<std::pair<const LoopFacts *, const CallEdge *>> roots;
     for (const CallEdge &edge : program_.edges) {
       for (const SourcePoint &loop : edge.loops) {
-        if (root == ReachRoot::ChurningLoop && !churns(loop))
+        if (root == ReachRoot::ChurningLoop && !churns(kinds, loop))
           continue;
         auto facts = program_.loops.find(pointKey(loop));
         if (facts != program_.loops.end())
@@ -91,11 +138,23 @@ void ReachIndex::search(ReachRoot root) {
       if (parents.emplace(edge->callee, Parent{edge, nullptr, nullptr}).second)
         queue.push_back(edge->callee);
   }
+  return parents;
 }
 
 std::optional<ReachChain> ReachIndex::reach(ReachRoot root,
                                             const std::string &usr) const {
-  const std::map<std::string, Parent> &parents = parents_.at(root);
+  return chainTo(parents_.at(root), usr);
+}
+
+std::optional<ReachChain> ReachIndex::reach(const PendingSite &site) const {
+  if (site.root == ReachRoot::ChurningLoop &&
+      !(site.allocatingCalls.empty() && site.freeingCalls.empty()))
+    return chainTo(withOptions(site).churningParents, site.function);
+  return reach(site.root, site.function);
+}
+
+std::optional<ReachChain> ReachIndex::chainTo(const Parents &parents,
+                                              const std::string &usr) const {
   auto it = parents.find(usr);
   if (it == parents.end())
     return std::nullopt;
@@ -211,7 +270,7 @@ std::vector<Finding> resolveSites(ProgramSummary program) {
     if (site.root != ReachRoot::Callback) {
       const LoopFacts *direct = nullptr;
       for (const SourcePoint &loop : site.loops) {
-        if (site.root == ReachRoot::ChurningLoop && !index.churns(loop))
+        if (site.root == ReachRoot::ChurningLoop && !index.churns(loop, site))
           continue;
         auto facts = program.loops.find(pointKey(loop));
         if (facts != program.loops.end())
@@ -223,7 +282,7 @@ std::vector<Finding> resolveSites(ProgramSummary program) {
         continue;
       }
     }
-    if (std::optional<ReachChain> chain = index.reach(site.root, site.function)) {
+    if (std::optional<ReachChain> chain = index.reach(site)) {
       findings.push_back(resolved(site, &*chain, nullptr));
       continue;
     }

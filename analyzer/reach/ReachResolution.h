@@ -32,9 +32,14 @@ public:
   unsigned transitiveKinds(const std::string &usr) const;
   /// Whether one iteration of the loop both allocates and frees.
   bool churns(const SourcePoint &loop) const;
+  /// The same, counting calls of `site`'s allocatingCalls/freeingCalls (its
+  /// check's options) as allocations/frees: for that site only.
+  bool churns(const SourcePoint &loop, const PendingSite &site) const;
   /// The shortest chain from a root of `root`'s kind to `usr`; recursion and
   /// cycles terminate (each function is visited once); nullopt if none.
   std::optional<ReachChain> reach(ReachRoot root, const std::string &usr) const;
+  /// reach() for `site`'s root, function and (ChurningLoop) options.
+  std::optional<ReachChain> reach(const PendingSite &site) const;
 
 private:
   struct Parent {
@@ -42,14 +47,28 @@ private:
     const LoopFacts *loop = nullptr;
     const CallbackRegistration *callback = nullptr;
   };
-  void computeKinds();
-  void search(ReachRoot root);
+  using Parents = std::map<std::string, Parent>;
+  /// Kinds of functions (transitive) and loops (with their callees').
+  struct KindIndex {
+    std::map<std::string, unsigned> functions;
+    std::map<std::string, unsigned> loops; // by pointKey
+  };
+  KindIndex computeKinds(const PendingSite *options) const;
+  static bool churns(const KindIndex &kinds, const SourcePoint &loop);
+  Parents search(ReachRoot root, const KindIndex &kinds) const;
+  /// Kinds and churning-loop parents for one set of check options, cached.
+  struct OptionIndex {
+    KindIndex kinds;
+    Parents churningParents;
+  };
+  const OptionIndex &withOptions(const PendingSite &site) const;
+  std::optional<ReachChain> chainTo(const Parents &parents, const std::string &usr) const;
 
   const ProgramSummary &program_;
   std::map<std::string, std::vector<const CallEdge *>> callsFrom_;
-  std::map<std::string, unsigned> kinds_;
-  std::map<std::string, unsigned> loopKinds_; // by pointKey, with callees' kinds
-  std::map<ReachRoot, std::map<std::string, Parent>> parents_;
+  KindIndex kinds_;
+  std::map<ReachRoot, Parents> parents_;
+  mutable std::map<std::string, OptionIndex> byOptions_; // keyed by the names
 };
 
 /// "line 12" when `point` is in `file`, else "name.cu:12".

@@ -210,7 +210,8 @@ std::string toJson(const TranslationUnitSummary &s) {
   for (const CallEdge &e : s.edges)
     edges.push_back({{"caller", e.caller}, {"callee", e.callee},
                      {"calleeName", e.calleeName}, {"site", pointJson(e.site)},
-                     {"loops", pointsJson(e.loops)}});
+                     {"loops", pointsJson(e.loops)},
+                     {"calleeIdentifier", e.calleeIdentifier}});
   json &loops = j["loops"] = json::array();
   for (const LoopFacts &l : s.loops)
     loops.push_back({{"location", pointJson(l.location)}, {"kind", l.kind},
@@ -225,7 +226,9 @@ std::string toJson(const TranslationUnitSummary &s) {
                      {"loops", pointsJson(p.loops)}, {"root", rootName(p.root)},
                      {"otherwiseReported", p.otherwiseReported},
                      {"otherwiseSeverity", severityName(p.otherwiseSeverity)},
-                     {"otherwiseMessage", p.otherwiseMessage}});
+                     {"otherwiseMessage", p.otherwiseMessage},
+                     {"allocatingCalls", p.allocatingCalls},
+                     {"freeingCalls", p.freeingCalls}});
   json &returns = j["returns"] = json::array();
   for (const ReturnedMemory &r : s.returns)
     returns.push_back({{"usr", r.usr}, {"name", r.name}, {"kind", r.kind},
@@ -254,7 +257,8 @@ bool fromJson(const std::string &text, const std::string &origin,
       parsed.edges.push_back({e.at("caller").get<std::string>(),
                               e.at("callee").get<std::string>(),
                               e.at("calleeName").get<std::string>(),
-                              pointFrom(e.at("site")), pointsFrom(e.at("loops"))});
+                              pointFrom(e.at("site")), pointsFrom(e.at("loops")),
+                              e.value("calleeIdentifier", "")});
     for (const json &l : j.at("loops"))
       parsed.loops.push_back({pointFrom(l.at("location")),
                               l.at("kind").get<std::string>(),
@@ -273,6 +277,8 @@ bool fromJson(const std::string &text, const std::string &origin,
       site.otherwiseReported = p.at("otherwiseReported").get<bool>();
       site.otherwiseSeverity = severityFrom(p.at("otherwiseSeverity"));
       site.otherwiseMessage = p.at("otherwiseMessage").get<std::string>();
+      site.allocatingCalls = p.value("allocatingCalls", std::vector<std::string>{});
+      site.freeingCalls = p.value("freeingCalls", std::vector<std::string>{});
       parsed.sites.push_back(std::move(site));
     }
     // Optional: summaries written before wrappers were summarized lack it.

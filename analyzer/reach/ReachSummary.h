@@ -37,6 +37,7 @@ struct CallEdge {
   std::string calleeName;
   SourcePoint site;
   std::vector<SourcePoint> loops; // enclosing loops in the caller, innermost first
+  std::string calleeIdentifier;   // unqualified, as check options name functions
 };
 
 /// A loop and the API use directly inside it (nested loops included).
@@ -85,6 +86,10 @@ struct PendingSite {
   bool otherwiseReported = false;
   Severity otherwiseSeverity = Severity::Note;
   std::string otherwiseMessage;
+  /// ChurningLoop: functions the check's options count as allocations or
+  /// frees (alloc-in-loop.ExtraAllocFunctions); they decide whether a loop
+  /// churns for this site only, never for other checks' sites.
+  std::vector<std::string> allocatingCalls, freeingCalls;
 };
 
 /// Everything one TU contributes to the whole-program pass.

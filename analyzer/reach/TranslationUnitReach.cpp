@@ -12,53 +12,14 @@
 #include "llvm/Support/Path.h"
 
 #include <map>
-#include <mutex>
 
 namespace streamlint::reach {
-namespace {
-
-// The driver makes one TranslationUnitReach per TU next to its context;
-// checks find it here. TUs are analyzed on several threads, hence the lock.
-std::mutex registryLock;
-std::map<const TranslationUnitContext *, TranslationUnitReach *> &registry() {
-  static std::map<const TranslationUnitContext *, TranslationUnitReach *> map;
-  return map;
-}
-
-} // namespace
-
 TranslationUnitReach::TranslationUnitReach(TranslationUnitContext &context)
     : context_(context) {
   summary_.mainFile = context.info().mainFile;
-  std::lock_guard<std::mutex> lock(registryLock);
-  registry()[&context] = this;
 }
 
-TranslationUnitReach::~TranslationUnitReach() {
-  std::lock_guard<std::mutex> lock(registryLock);
-  registry().erase(&context_);
-}
-
-TranslationUnitReach *TranslationUnitReach::of(const TranslationUnitContext &context) {
-  std::lock_guard<std::mutex> lock(registryLock);
-  auto it = registry().find(&context);
-  return it == registry().end() ? nullptr : it->second;
-}
-
-void TranslationUnitReach::addAllocFunctions(const llvm::StringSet<> &names) {
-  for (const auto &name : names)
-    extraAlloc_.insert(name.getKey());
-}
-
-void TranslationUnitReach::addFreeFunctions(const llvm::StringSet<> &names) {
-  for (const auto &name : names)
-    extraFree_.insert(name.getKey());
-}
-
-void TranslationUnitReach::addSyncFunctions(const llvm::StringSet<> &names) {
-  for (const auto &name : names)
-    extraSync_.insert(name.getKey());
-}
+TranslationUnitReach::~TranslationUnitReach() = default;
 
 const LoopFacts &TranslationUnitReach::loop(const clang::Stmt *loop) const {
   return summary_.loops[loopIndex_.lookup(loop)];
@@ -85,7 +46,7 @@ TranslationUnitReach::uniqueStream(const clang::Stmt *loop,
                                    llvm::ArrayRef<const clang::Expr *> ignored) const {
   const clang::ValueDecl *stream = nullptr;
   for (const CallSite *site : callsInLoop(loop)) {
-    if (llvm::is_contained(ignored, site->expr))
+    if (llvm::is_contained(ignored, site->expr) || site->opaque)
       continue;
     if (site->userCall || !site->call)
       return nullptr;

@@ -28,6 +28,7 @@ struct CallSite {
   bool cudaApi = false;                     // CUDA API call or kernel launch
   bool kernelLaunch = false;
   bool userCall = false;                    // a call to a non-system function
+  bool opaque = false; // into a system header, or virtual: no edge, no facts
   unsigned kinds = NoApi;                   // ApiKind bits of this call
 };
 
@@ -38,19 +39,6 @@ public:
   ~TranslationUnitReach();
   TranslationUnitReach(const TranslationUnitReach &) = delete;
   TranslationUnitReach &operator=(const TranslationUnitReach &) = delete;
-
-  /// The facts the driver set up for `context`; nullptr outside the driver.
-  static TranslationUnitReach *of(const TranslationUnitContext &context);
-
-  /// Checks call this from their constructor; the driver builds the facts
-  /// only if some check asked.
-  void request() { requested_ = true; }
-  bool requested() const { return requested_; }
-  void addAllocFunctions(const llvm::StringSet<> &names);
-  void addSyncFunctions(const llvm::StringSet<> &names);
-  void addFreeFunctions(const llvm::StringSet<> &names);
-  const llvm::StringSet<> &extraAllocFunctions() const { return extraAlloc_; }
-  const llvm::StringSet<> &extraSyncFunctions() const { return extraSync_; }
 
   /// Walks the AST once (see CallGraphBuilder.cpp).
   void build();
@@ -88,8 +76,6 @@ public:
 private:
   friend class CallGraphBuilder;
   TranslationUnitContext &context_;
-  bool requested_ = false;
-  llvm::StringSet<> extraAlloc_, extraFree_, extraSync_;
   std::vector<CallSite> calls_;
   llvm::DenseMap<const clang::Stmt *, size_t> loopIndex_; // into summary_.loops
   TranslationUnitSummary summary_;

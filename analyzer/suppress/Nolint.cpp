@@ -1,31 +1,10 @@
 #include "analyzer/suppress/Nolint.h"
+#include "analyzer/support/Glob.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace streamlint {
-
-static bool globMatches(llvm::StringRef pattern, llvm::StringRef text) {
-  // Iterative wildcard match with backtracking to the last '*'.
-  std::size_t p = 0, t = 0, star = llvm::StringRef::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (p < pattern.size() && pattern[p] == text[t]) {
-      ++p;
-      ++t;
-    } else if (star != llvm::StringRef::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*')
-    ++p;
-  return p == pattern.size();
-}
 
 bool checkListMatches(llvm::StringRef list, llvm::StringRef checkId) {
   std::string prefixed = checkId.starts_with("streamlint-")

@@ -1,13 +1,18 @@
 #include "analyzer/trace/TraceFormat.h"
 
+#include "analyzer/trace/Evidence.h"
+
 #include <nlohmann/json.hpp>
 
 namespace streamlint {
 
 const std::vector<std::string> &probeCheckIds() {
-  static const std::vector<std::string> ids = {
-      "alloc-in-loop", "api-in-host-callback", "default-stream", "device-sync",
-      "pageable-memcpy-async"};
+  static const std::vector<std::string> ids = [] {
+    std::vector<std::string> list;
+    for (const EvidenceDeclaration &declaration : evidenceDeclarations())
+      list.push_back(declaration.checkId);
+    return list;
+  }();
   return ids;
 }
 

@@ -35,7 +35,7 @@ struct ProbeTrace {
   std::vector<TraceObservation> observations;
 };
 
-/// The five check ids the probe observes.
+/// The ids of the checks the probe observes (analyzer/trace/Evidence.cpp).
 const std::vector<std::string> &probeCheckIds();
 
 std::string writeTraceJson(const ProbeTrace &trace);

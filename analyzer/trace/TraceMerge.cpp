@@ -1,5 +1,7 @@
 #include "analyzer/trace/TraceMerge.h"
 
+#include "analyzer/trace/Evidence.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -32,10 +34,7 @@ bool coversLine(const Finding &f, unsigned line) {
   return line >= f.location.line && line <= last;
 }
 
-bool isProbeCheck(const std::string &check) {
-  const auto &ids = probeCheckIds();
-  return std::find(ids.begin(), ids.end(), check) != ids.end();
-}
+bool isProbeCheck(const std::string &check) { return evidenceFor(check) != nullptr; }
 
 void add(DynamicEvidence &e, const TraceObservation &o) {
   e.calls += o.calls;
@@ -46,43 +45,14 @@ void add(DynamicEvidence &e, const TraceObservation &o) {
     e.detail += (e.detail.empty() ? "" : "; ") + o.detail;
 }
 
-std::string ranTimes(std::uint64_t calls) {
-  return calls == 1 ? "ran once" : llvm::formatv("ran {0} times", calls).str();
-}
-
-std::string formatBytes(std::uint64_t bytes) {
-  if (bytes >= (1ull << 20))
-    return llvm::formatv("{0:F1} MiB", bytes / double(1ull << 20)).str();
-  if (bytes >= (1ull << 10))
-    return llvm::formatv("{0:F1} KiB", bytes / double(1ull << 10)).str();
-  return llvm::formatv("{0} B", bytes).str();
-}
-
 } // namespace
 
 std::string describeEvidence(const std::string &check,
                              const DynamicEvidence &e) {
   if (e.status == DynamicStatus::NotReached)
     return "not reached: the site never ran";
-  std::string what;
-  if (check == "default-stream")
-    what = llvm::formatv("{0} of {1} calls used the legacy default stream",
-                         e.misuses, e.calls);
-  else if (check == "pageable-memcpy-async")
-    what = llvm::formatv("{0} of {1} copies used pageable host memory, {2} "
-                         "moved, {3:F1} us host time",
-                         e.misuses, e.calls, formatBytes(e.bytes), e.hostTimeUs);
-  else if (check == "alloc-in-loop")
-    what = llvm::formatv("{0}, {1:F1} us host time", ranTimes(e.calls),
-                         e.hostTimeUs);
-  else if (check == "device-sync")
-    what = llvm::formatv("{0}, blocked the host {1:F1} us", ranTimes(e.calls),
-                         e.hostTimeUs);
-  else if (check == "api-in-host-callback")
-    what = llvm::formatv("{0} of {1} calls made on the driver's host-callback "
-                         "thread", e.misuses, e.calls);
-  else
-    what = llvm::formatv("{0} of {1} calls misused", e.misuses, e.calls);
+  std::string what =
+      evidenceSummary(evidenceFor(check), e.misuses, e.calls, e.bytes, e.hostTimeUs);
   if (!e.detail.empty())
     what += " (" + e.detail + ")";
   return std::string(dynamicStatusName(e.status)) + ": " + what;

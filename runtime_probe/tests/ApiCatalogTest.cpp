@@ -5,12 +5,12 @@
 using namespace streamlint::probe;
 
 TEST(ApiCatalog, StripsVersionAndPerThreadSuffixes) {
-  EXPECT_EQ(baseApiName("cudaMemcpyAsync_ptsz_v7000"), "cudaMemcpyAsync");
-  EXPECT_EQ(baseApiName("cudaLaunchKernel_v7000"), "cudaLaunchKernel");
-  EXPECT_EQ(baseApiName("__cudaLaunchKernel_v13000"), "__cudaLaunchKernel");
-  EXPECT_EQ(baseApiName("cudaMalloc"), "cudaMalloc");
-  EXPECT_EQ(baseApiName("cudaMalloc3D_v3020"), "cudaMalloc3D");
-  EXPECT_EQ(baseApiName("cudaFoo_vX"), "cudaFoo_vX");
+  EXPECT_EQ(streamlint::api::baseName("cudaMemcpyAsync_ptsz_v7000"), "cudaMemcpyAsync");
+  EXPECT_EQ(streamlint::api::baseName("cudaLaunchKernel_v7000"), "cudaLaunchKernel");
+  EXPECT_EQ(streamlint::api::baseName("__cudaLaunchKernel_v13000"), "__cudaLaunchKernel");
+  EXPECT_EQ(streamlint::api::baseName("cudaMalloc"), "cudaMalloc");
+  EXPECT_EQ(streamlint::api::baseName("cudaMalloc3D_v3020"), "cudaMalloc3D");
+  EXPECT_EQ(streamlint::api::baseName("cudaFoo_vX"), "cudaFoo_vX");
 }
 
 TEST(ApiCatalog, ClassifiesEachMisuseFamily) {
@@ -46,9 +46,9 @@ TEST(ApiCatalog, ClassifiesEachMisuseFamily) {
 }
 
 TEST(ApiCatalog, LegacyStreamDependsOnTheVariant) {
-  EXPECT_TRUE(isLegacyStream(0, false));
-  EXPECT_FALSE(isLegacyStream(0, true)); // per-thread build: 0 is per-thread
-  EXPECT_TRUE(isLegacyStream(kStreamLegacyHandle, true));
-  EXPECT_FALSE(isLegacyStream(kStreamPerThreadHandle, false));
-  EXPECT_FALSE(isLegacyStream(0x7f0012345678, false));
+  EXPECT_TRUE(streamlint::api::isLegacyStreamHandle(0, false));
+  EXPECT_FALSE(streamlint::api::isLegacyStreamHandle(0, true)); // per-thread build: 0 is per-thread
+  EXPECT_TRUE(streamlint::api::isLegacyStreamHandle(streamlint::api::StreamLegacyHandle, true));
+  EXPECT_FALSE(streamlint::api::isLegacyStreamHandle(streamlint::api::StreamPerThreadHandle, false));
+  EXPECT_FALSE(streamlint::api::isLegacyStreamHandle(0x7f0012345678, false));
 }

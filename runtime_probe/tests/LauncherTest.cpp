@@ -5,7 +5,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <spawn.h>
 #include <sys/wait.h>
+#include <vector>
+
+extern char **environ;
 
 namespace {
 std::string tmp(const char *name) { return ::testing::TempDir() + "/" + name; }
@@ -31,11 +35,29 @@ TEST(Launcher, PassesExitStatusAndOutputThrough) {
   EXPECT_NE(t.find("\"processes\": 0"), std::string::npos) << t;
 }
 
+/// Runs the launcher directly (no shell in between, which would turn a
+/// death by signal into exit status 128+N) and returns its wait status.
+int spawn(const std::vector<std::string> &args) {
+  std::vector<char *> argv{const_cast<char *>(LAUNCHER_BINARY)};
+  for (const std::string &arg : args)
+    argv.push_back(const_cast<char *>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, LAUNCHER_BINARY, nullptr, nullptr, argv.data(), environ) != 0)
+    return -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
 TEST(Launcher, DiesOfTheProgramsSignal) {
-  int status = run("-o " + tmp("l2.trace") + " -- sh -c 'kill -TERM $$' 2>/dev/null");
-  // system() runs it through sh, which reports a child's signal as 128+N.
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  int status = spawn({"-o", tmp("l2.trace"), "--", "sh", "-c", "kill -TERM $$"});
+  ASSERT_TRUE(WIFSIGNALED(status)) << "status " << status;
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  // A program that merely exits 143 (= 128 + SIGTERM) is not a signal death.
+  status = spawn({"-o", tmp("l2b.trace"), "--", "sh", "-c", "exit 143"});
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 143);
 }
 
 TEST(Launcher, ReportsAMissingProgram) {

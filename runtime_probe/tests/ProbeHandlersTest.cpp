@@ -17,11 +17,11 @@ ApiCall call(const char *api) {
 TEST(ProbeHandlers, DefaultStreamCountsLegacyCallsOnly) {
   SiteRecord site;
   ApiCall legacy = call("cudaLaunchKernel_v7000");
-  legacy.stream = StreamKind::Legacy;
+  legacy.stream = ObservedStream::Legacy;
   ApiCall other = legacy;
-  other.stream = StreamKind::Other;
+  other.stream = ObservedStream::Other;
   ApiCall unknown = legacy;
-  unknown.stream = StreamKind::Unknown;
+  unknown.stream = ObservedStream::Unknown;
   recordCall(site, legacy);
   recordCall(site, other);
   recordCall(site, unknown);
@@ -47,7 +47,7 @@ TEST(ProbeHandlers, AsyncCopyTracksHostMemoryAndBytes) {
 TEST(ProbeHandlers, AllocationAndSyncOnlyCountCallsAndTime) {
   SiteRecord site;
   ApiCall c = call("cudaMalloc_v3020");
-  c.stream = StreamKind::Legacy; // ignored: cudaMalloc takes no stream
+  c.stream = ObservedStream::Legacy; // ignored: cudaMalloc takes no stream
   c.bytes = 99;                  // ignored: not a copy
   recordCall(site, c);
   EXPECT_EQ(site.calls.load(), 1u);
@@ -60,9 +60,9 @@ TEST(ProbeHandlers, AllocationAndSyncOnlyCountCallsAndTime) {
 TEST(ProbeHandlers, StreamSynchronizeCountsItsStream) {
   SiteRecord site;
   ApiCall legacy = call("cudaStreamSynchronize_v3020");
-  legacy.stream = StreamKind::Legacy;
+  legacy.stream = ObservedStream::Legacy;
   ApiCall own = legacy;
-  own.stream = StreamKind::Other;
+  own.stream = ObservedStream::Other;
   recordCall(site, legacy);
   recordCall(site, own);
   EXPECT_EQ(site.calls.load(), 2u);

@@ -18,7 +18,7 @@ cudaStream_t currentStream();
 const cudaStream_t kLegacyAlias = cudaStreamLegacy;
 
 void launches(float *d, cudaStream_t s, Pipeline &p) {
-  kernel<<<1, 32>>>(d);                              // CHECK: default-stream {{no stream given}}
+  kernel<<<1, 32>>>(d);                              // CHECK: default-stream:3 {{no stream given}}
   kernel<<<1, 32, 64>>>(d);                          // CHECK: default-stream
   kernel<<<1, 32, 0, 0>>>(d);                        // CHECK: default-stream {{stream is 0}}
   kernel<<<1, 32, 0, NULL>>>(d);                     // CHECK: default-stream {{stream is NULL}}
@@ -36,7 +36,7 @@ void launches(float *d, cudaStream_t s, Pipeline &p) {
 
 void localStreams(float *d, bool useStream) {
   cudaStream_t zero = 0;
-  kernel<<<1, 32, 0, zero>>>(d);                     // CHECK: default-stream {{'zero' is only ever 0}}
+  kernel<<<1, 32, 0, zero>>>(d);                     // CHECK: default-stream:3 {{'zero' is only ever 0}} [[never holds a created stream]]
   zero = nullptr;
   kernel<<<1, 32, 0, zero>>>(d);                     // CHECK: default-stream
 
@@ -56,7 +56,7 @@ void localStreams(float *d, bool useStream) {
 
 void runtimeCalls(float *d, const float *h, size_t n, cudaStream_t s,
                   cudaEvent_t e, cudaGraphExec_t g, cudaHostFn_t fn) {
-  cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice);          // CHECK: default-stream {{cudaMemcpyAsync}}
+  cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice);          // CHECK: default-stream:3 {{cudaMemcpyAsync}}
   cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, 0);       // CHECK: default-stream
   cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);
   cudaMemsetAsync(d, 0, n);                                  // CHECK: default-stream {{cudaMemsetAsync}}

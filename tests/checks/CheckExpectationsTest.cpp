@@ -45,11 +45,18 @@ std::string describe(const Finding &finding) {
 }
 
 bool matches(const Expectation &expected, const Finding &finding) {
+  bool related = expected.relatedSubstring.empty() ||
+                 std::any_of(finding.related.begin(), finding.related.end(),
+                             [&](const RelatedLocation &note) {
+                               return note.message.find(expected.relatedSubstring) !=
+                                      std::string::npos;
+                             });
   return expected.file == finding.location.file &&
          expected.line == finding.location.line &&
+         (expected.column == 0 || expected.column == finding.location.column) &&
          expected.checkId == finding.checkId &&
          expected.severity == finding.severity &&
-         finding.message.find(expected.messageSubstring) != std::string::npos;
+         finding.message.find(expected.messageSubstring) != std::string::npos && related;
 }
 
 class CheckExpectations : public ::testing::TestWithParam<Case> {};

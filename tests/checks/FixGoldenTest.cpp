@@ -112,7 +112,16 @@ std::string caseName(const ::testing::TestParamInfo<std::string> &info) {
 
 INSTANTIATE_TEST_SUITE_P(Testdata, FixGolden, ::testing::ValuesIn(goldenInputs()),
                          caseName);
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FixGolden);
+
+// A golden suite with no cases proves nothing, and an input without its
+// .fixed file would be skipped silently.
+TEST(FixGoldenSuite, HasCasesAndEveryInputHasItsGolden) {
+  EXPECT_GE(goldenInputs().size(), 4u);
+  for (const auto &entry : fs::directory_iterator(testdataDirectory() + "/fixes"))
+    if (entry.path().extension() == ".cu")
+      EXPECT_TRUE(fs::exists(entry.path().string() + ".fixed"))
+          << entry.path() << " has no .fixed golden";
+}
 
 } // namespace
 } // namespace streamlint::testing

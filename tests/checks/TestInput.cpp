@@ -17,15 +17,15 @@ std::string trim(const std::string &text) {
   return begin == std::string::npos ? "" : text.substr(begin, end - begin + 1);
 }
 
-// Splits "a, b(note) {{x, y}}" at commas outside {{...}}.
+// Splits "a, b(note):7 {{x, y}} [[p, q]]" at commas outside {{...}} and [[...]].
 std::vector<std::string> splitItems(const std::string &list) {
   std::vector<std::string> items;
   std::string current;
   bool inMessage = false;
   for (size_t i = 0; i < list.size(); ++i) {
-    if (list.compare(i, 2, "{{") == 0)
+    if (list.compare(i, 2, "{{") == 0 || list.compare(i, 2, "[[") == 0)
       inMessage = true;
-    if (list.compare(i, 2, "}}") == 0)
+    if (list.compare(i, 2, "}}") == 0 || list.compare(i, 2, "]]") == 0)
       inMessage = false;
     if (list[i] == ',' && !inMessage) {
       items.push_back(trim(current));
@@ -42,7 +42,7 @@ std::vector<std::string> splitItems(const std::string &list) {
 void parseExpectationItem(const std::string &file, unsigned line,
                           const std::string &item, TestInput &input) {
   static const std::regex itemPattern(
-      R"(^([A-Za-z0-9_-]+)(\((note|warning|error)\))?\s*(\{\{(.*)\}\})?$)");
+      R"(^([A-Za-z0-9_-]+)(\((note|warning|error)\))?(:([0-9]+))?\s*(\{\{(.*?)\}\})?\s*(\[\[(.*)\]\])?$)");
   std::smatch match;
   if (!std::regex_match(item, match, itemPattern)) {
     input.errors.push_back(file + ":" + std::to_string(line) +
@@ -57,7 +57,10 @@ void parseExpectationItem(const std::string &file, unsigned line,
   expectation.severity = severity == "note"    ? Severity::Note
                          : severity == "error" ? Severity::Error
                                                : Severity::Warning;
-  expectation.messageSubstring = match[5];
+  if (match[5].matched)
+    expectation.column = static_cast<unsigned>(std::stoul(match[5]));
+  expectation.messageSubstring = match[7];
+  expectation.relatedSubstring = match[9];
   input.expectations.push_back(expectation);
 }
 

@@ -17,6 +17,8 @@ struct Expectation {
   std::string checkId;
   Severity severity = Severity::Warning;
   std::string messageSubstring;
+  unsigned column = 0;          // `id:COL`; 0: any column
+  std::string relatedSubstring; // `[[text]]`: some related note contains it
 };
 
 /// A test case: one .cu file, or a directory of .cu files analyzed together.

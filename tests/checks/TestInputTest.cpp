@@ -34,6 +34,22 @@ TEST(TestInput, ParsesExpectationsDirectivesAndOffsets) {
   EXPECT_EQ(Severity::Error, input.expectations[2].severity);
 }
 
+TEST(TestInput, ParsesColumnsAndRelatedNotes) {
+  TestInput input;
+  parseTestText("/t.cu",
+                "f(); // CHECK: default-stream:3 {{no stream, given}} [[declared here, once]], "
+                "device-sync(note):12\n",
+                input);
+  EXPECT_TRUE(input.errors.empty());
+  ASSERT_EQ(2u, input.expectations.size());
+  EXPECT_EQ(3u, input.expectations[0].column);
+  EXPECT_EQ("no stream, given", input.expectations[0].messageSubstring);
+  EXPECT_EQ("declared here, once", input.expectations[0].relatedSubstring);
+  EXPECT_EQ(12u, input.expectations[1].column);
+  EXPECT_EQ(Severity::Note, input.expectations[1].severity);
+  EXPECT_TRUE(input.expectations[1].relatedSubstring.empty());
+}
+
 TEST(TestInput, ReportsMalformedLines) {
   TestInput input;
   parseTestText("/t.cu",

@@ -15,8 +15,8 @@ TEST(CudaApiNames, BaseNames) {
            {"cuMemAlloc_v2", "cuMemAlloc", false},
            {"cudaMalloc", "cudaMalloc", false}}) {
     SCOPED_TRACE(c.spelled);
-    EXPECT_EQ(baseApiName(c.spelled), c.base);
-    EXPECT_EQ(hasPerThreadSuffix(c.spelled), c.perThread);
+    EXPECT_EQ(api::baseName(c.spelled), c.base);
+    EXPECT_EQ(api::parseApiName(c.spelled).perThread, c.perThread);
   }
 }
 
@@ -43,14 +43,15 @@ TEST(CudaApiNames, Kinds) {
            {"cudaMallocAsync", NoApi}, {"cudaFreeAsync", NoApi},
            {"poolAlloc", Allocates}, {"cudaMemcpy", NoApi}}) {
     SCOPED_TRACE(c.name);
-    EXPECT_EQ(allocationKinds(c.name, extra), c.kinds);
+    unsigned kinds = extra.contains(c.name) ? Allocates : allocationKinds(api::findApi(c.name));
+    EXPECT_EQ(kinds, c.kinds);
   }
-  EXPECT_TRUE(isSynchronousCopy("cudaMemcpyToSymbol"));
-  EXPECT_FALSE(isSynchronousCopy("cudaMemcpyAsync"));
-  EXPECT_TRUE(isRemovedCudaApi("cudaThreadSynchronize"));
-  EXPECT_FALSE(isRemovedCudaApi("cudaDeviceSynchronize"));
-  EXPECT_EQ(hostCallbackArgument("cudaStreamAddCallback"), 1);
-  EXPECT_EQ(hostCallbackArgument("cudaLaunchKernel"), -1);
+  EXPECT_TRUE(api::findApi("cudaMemcpyToSymbol")->sync == api::SyncKind::DefaultStream);
+  EXPECT_FALSE(api::findApi("cudaMemcpyAsync")->sync == api::SyncKind::DefaultStream);
+  EXPECT_TRUE(api::findApi("cudaThreadSynchronize")->removed);
+  EXPECT_FALSE(api::findApi("cudaDeviceSynchronize")->removed);
+  EXPECT_EQ(api::findApi("cudaStreamAddCallback")->callbackIndex, 1);
+  EXPECT_EQ(api::findApi("cudaLaunchKernel")->callbackIndex, -1);
 }
 
 } // namespace

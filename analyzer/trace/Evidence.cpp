@@ -1,0 +1,186 @@
+// The run-time evidence of each check: one declaration per check, below.
+// A check gains dynamic evidence by adding its declaration here (using the
+// probe's existing counters; a new kind of counter also needs the probe to
+// keep it: runtime_probe/CallSiteTable.h, ProbeHandlers, RawTrace).
+#include "analyzer/trace/Evidence.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace streamlint {
+namespace {
+
+std::uint64_t calls(const SiteCounts &c, const api::ApiInfo *) { return c.calls; }
+
+std::string churnDetail(std::uint64_t churn, std::uint64_t calls) {
+  if (!churn)
+    return "";
+  return std::to_string(churn) + " of " + std::to_string(calls) +
+         " calls churned: memory allocated again after the site's earlier "
+         "memory was freed, or freed after such a reallocation";
+}
+
+const std::vector<EvidenceDeclaration> &declarations() {
+  static const std::vector<EvidenceDeclaration> all = [] {
+    std::vector<EvidenceDeclaration> list;
+
+    EvidenceDeclaration allocInLoop;
+    allocInLoop.checkId = "alloc-in-loop";
+    allocInLoop.appliesTo = [](const api::ApiInfo *api) {
+      return api && (api::allocatesMemory(*api) || api::freesMemory(*api));
+    };
+    allocInLoop.reached = calls;
+    // Churn, not repetition: calls that allocated again after the site's
+    // memory was freed, and frees of such memory (runtime_probe/
+    // AllocationChurn). A set-up loop that allocates N buffers once has none.
+    allocInLoop.misused = [](const SiteCounts &c, const api::ApiInfo *) { return c.churn; };
+    allocInLoop.detail = [](const SiteCounts &c, const api::ApiInfo *) {
+      return churnDetail(c.churn, c.calls);
+    };
+    allocInLoop.detailOfTotals = churnDetail;
+    allocInLoop.summary = "{ran}, {hostUs} us host time";
+    list.push_back(allocInLoop);
+
+    EvidenceDeclaration callback;
+    callback.checkId = "api-in-host-callback";
+    callback.appliesTo = [](const api::ApiInfo *) { return true; }; // any CUDA call
+    callback.reached = calls;
+    callback.misused = [](const SiteCounts &c, const api::ApiInfo *) {
+      return c.callbackThreadCalls;
+    };
+    callback.detail = [](const SiteCounts &c, const api::ApiInfo *) -> std::string {
+      if (!c.callbackThreadErrors)
+        return "";
+      return std::to_string(c.callbackThreadErrors) + " returned an error, last error " +
+             std::to_string(c.lastCallbackThreadError);
+    };
+    callback.summary = "{misuses} of {calls} calls made on the driver's host-callback thread";
+    list.push_back(callback);
+
+    EvidenceDeclaration defaultStream;
+    defaultStream.checkId = "default-stream";
+    defaultStream.appliesTo = [](const api::ApiInfo *api) {
+      return api && api::isStreamOrderedWork(*api);
+    };
+    defaultStream.reached = [](const SiteCounts &c, const api::ApiInfo *) {
+      return c.streamCalls; // calls whose stream the probe could read
+    };
+    defaultStream.misused = [](const SiteCounts &c, const api::ApiInfo *) {
+      return c.legacyStream;
+    };
+    defaultStream.skipUnreached = true;
+    defaultStream.summary = "{misuses} of {calls} calls used the legacy default stream";
+    list.push_back(defaultStream);
+
+    EvidenceDeclaration deviceSync;
+    deviceSync.checkId = "device-sync";
+    deviceSync.appliesTo = [](const api::ApiInfo *api) {
+      return api && api->sync != api::SyncKind::None;
+    };
+    deviceSync.reached = calls;
+    // cudaDeviceSynchronize always waits for the whole device; a stream's
+    // synchronization or a synchronous copy only on the legacy default
+    // stream; cudaEventSynchronize never.
+    deviceSync.misused = [](const SiteCounts &c, const api::ApiInfo *api) {
+      return api->sync == api::SyncKind::Device ? c.calls : c.legacyStream;
+    };
+    deviceSync.detail = [](const SiteCounts &c, const api::ApiInfo *api) -> std::string {
+      return api->sync != api::SyncKind::Device && c.legacyStream
+                 ? "on the legacy default stream"
+                 : "";
+    };
+    deviceSync.summary = "{ran}, blocked the host {hostUs} us";
+    list.push_back(deviceSync);
+
+    EvidenceDeclaration pageable;
+    pageable.checkId = "pageable-memcpy-async";
+    pageable.appliesTo = [](const api::ApiInfo *api) {
+      return api && api::isAsyncHostCopy(*api);
+    };
+    // Only copies whose host side the probe could tell count as reached: a
+    // copy it cannot decode (cudaMemcpy3DAsync's ends live in a struct) or
+    // one with no host side neither confirms nor refutes.
+    pageable.reached = [](const SiteCounts &c, const api::ApiInfo *) {
+      return c.pageable + c.pinned;
+    };
+    pageable.misused = [](const SiteCounts &c, const api::ApiInfo *) { return c.pageable; };
+    pageable.detail = [](const SiteCounts &c, const api::ApiInfo *) -> std::string {
+      return c.pinned ? std::to_string(c.pinned) + " pinned" : "";
+    };
+    pageable.summary = "{misuses} of {calls} copies used pageable host memory, {bytes} "
+                       "moved, {hostUs} us host time";
+    list.push_back(pageable);
+    return list;
+  }();
+  return all;
+}
+
+std::string fixed1(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+  if (bytes >= (1ull << 20))
+    return fixed1(bytes / double(1ull << 20)) + " MiB";
+  if (bytes >= (1ull << 10))
+    return fixed1(bytes / double(1ull << 10)) + " KiB";
+  return std::to_string(bytes) + " B";
+}
+
+void replaceAll(std::string &text, const std::string &from, const std::string &to) {
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+}
+
+} // namespace
+
+const std::vector<EvidenceDeclaration> &evidenceDeclarations() { return declarations(); }
+
+const EvidenceDeclaration *evidenceFor(const std::string &checkId) {
+  for (const EvidenceDeclaration &declaration : declarations())
+    if (declaration.checkId == checkId)
+      return &declaration;
+  return nullptr;
+}
+
+const std::vector<std::string> &checksWithoutEvidence() {
+  // Stated, not forgotten: checks the probe does not observe. New checks
+  // start here (scripts/new-check.sh) until they declare evidence above.
+  static const std::vector<std::string> none = {
+  };
+  return none;
+}
+
+bool observe(const EvidenceDeclaration &declaration, const SiteCounts &counts,
+             TraceObservation &observation) {
+  const api::ApiInfo *api = api::findApi(counts.api);
+  if (!declaration.appliesTo(api))
+    return false;
+  observation.check = declaration.checkId;
+  observation.api = std::string(api::baseName(counts.api));
+  observation.calls = declaration.reached(counts, api);
+  if (declaration.skipUnreached && observation.calls == 0)
+    return false;
+  observation.misuses = declaration.misused(counts, api);
+  observation.hostTimeUs = counts.hostNs / 1000.0;
+  if (std::string(declaration.summary).find("{bytes}") != std::string::npos)
+    observation.bytes = counts.bytes;
+  observation.detail = declaration.detail ? declaration.detail(counts, api) : "";
+  return true;
+}
+
+std::string evidenceSummary(const EvidenceDeclaration *declaration, std::uint64_t misuses,
+                            std::uint64_t calls, std::uint64_t bytes, double hostTimeUs) {
+  std::string text = declaration ? declaration->summary : "{misuses} of {calls} calls misused";
+  replaceAll(text, "{misuses}", std::to_string(misuses));
+  replaceAll(text, "{calls}", std::to_string(calls));
+  replaceAll(text, "{bytes}", formatBytes(bytes));
+  replaceAll(text, "{hostUs}", fixed1(hostTimeUs));
+  replaceAll(text, "{ran}", calls == 1 ? "ran once" : "ran " + std::to_string(calls) + " times");
+  return text;
+}
+
+} // namespace streamlint

@@ -1,0 +1,63 @@
+#pragma once
+// Run-time evidence, declared once per check: which call sites the probe's
+// counts apply to, which count says the site was reached and which says the
+// misuse happened (how `streamlint --trace` judges a finding confirmed,
+// refuted or not reached), and how the evidence reads in messages. The
+// launcher turns raw sites into observations with these declarations and the
+// merge describes them with the same ones. No LLVM: the launcher shares it.
+
+#include "analyzer/trace/TraceFormat.h"
+#include "api/CudaApiTable.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// What the probe counted at one call site (see runtime_probe/RawTrace.h).
+struct SiteCounts {
+  std::string api; // CUPTI's name, e.g. cudaMemcpyAsync_v3020
+  std::uint64_t calls = 0, hostNs = 0, bytes = 0, streamCalls = 0, legacyStream = 0,
+                pageable = 0, pinned = 0, churn = 0, callbackThreadCalls = 0,
+                callbackThreadErrors = 0;
+  std::int32_t lastCallbackThreadError = 0;
+};
+
+/// One check's run-time evidence. `api` is the table's row for the site's
+/// API (null when the table does not list it).
+struct EvidenceDeclaration {
+  std::string checkId;
+  /// Which sites give evidence for the check.
+  bool (*appliesTo)(const api::ApiInfo *api) = nullptr;
+  /// Calls that count as reaching the site (> 0: reached).
+  std::uint64_t (*reached)(const SiteCounts &counts, const api::ApiInfo *api) = nullptr;
+  /// Of those, the misuses (> 0: confirmed; 0 on a reached site: refuted).
+  std::uint64_t (*misused)(const SiteCounts &counts, const api::ApiInfo *api) = nullptr;
+  /// Extra words for the message ("3 pinned"); may be null.
+  std::string (*detail)(const SiteCounts &counts, const api::ApiInfo *api) = nullptr;
+  /// When set, the detail of several sites merged onto one line is made
+  /// again from the summed misuses and calls (instead of joining details).
+  std::string (*detailOfTotals)(std::uint64_t misuses, std::uint64_t calls) = nullptr;
+  /// No observation for a site that was not reached.
+  bool skipUnreached = false;
+  /// The message: {misuses} {calls} {bytes} {hostUs} {ran} are replaced.
+  const char *summary = "{misuses} of {calls} calls misused";
+};
+
+/// Every check the probe observes, sorted by id (analyzer/trace/Evidence.cpp).
+const std::vector<EvidenceDeclaration> &evidenceDeclarations();
+/// The declaration for `checkId`; null when the probe does not observe it.
+const EvidenceDeclaration *evidenceFor(const std::string &checkId);
+/// Checks that have no run-time evidence, each stated explicitly.
+const std::vector<std::string> &checksWithoutEvidence();
+
+/// The observation `declaration` makes of one site; false when none.
+bool observe(const EvidenceDeclaration &declaration, const SiteCounts &counts,
+             TraceObservation &observation);
+
+/// The summary with its placeholders filled in.
+std::string evidenceSummary(const EvidenceDeclaration *declaration, std::uint64_t misuses,
+                            std::uint64_t calls, std::uint64_t bytes, double hostTimeUs);
+
+} // namespace streamlint
