@@ -5,6 +5,7 @@
 #include "checks/ApiInHostCallbackCheck.h"
 #include "checks/DefaultStreamCheck.h"
 #include "checks/DeviceSyncCheck.h"
+#include "checks/LibraryDefaultStreamCheck.h"
 #include "checks/PageableMemcpyAsyncCheck.h"
 
 namespace streamlint {
@@ -14,6 +15,7 @@ void registerAllChecks(CheckRegistry &registry) {
   registry.add<ApiInHostCallbackCheck>();
   registry.add<DefaultStreamCheck>();
   registry.add<DeviceSyncCheck>();
+  registry.add<LibraryDefaultStreamCheck>();
   registry.add<PageableMemcpyAsyncCheck>();
 }
 

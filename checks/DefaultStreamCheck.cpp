@@ -1,9 +1,11 @@
 #include "checks/DefaultStreamCheck.h"
+#include "analyzer/analysis/SourceFacts.h"
 #include "analyzer/analysis/OrderingSafety.h"
 #include "analyzer/analysis/StreamOperations.h"
 
 #include "analyzer/analysis/ProgramStream.h"
 
+#include "analyzer/analysis/PyTorchExtension.h"
 #include "api/CudaApiTable.h"
 
 #include "clang/AST/Attr.h"
@@ -41,30 +43,8 @@ bool takesLaunchConfig(const api::ApiInfo &info) {
   return api::isStreamOrderedWork(info) && info.stream == api::StreamDefault::InConfig;
 }
 
-bool macroDefined(clang::ASTContext &ast, llvm::StringRef name) {
-  auto found = ast.Idents.find(name);
-  return found != ast.Idents.end() && found->getValue()->hasMacroDefinition();
-}
-
-bool isDeviceOnly(const clang::FunctionDecl *function) {
-  return function && (function->hasAttr<clang::CUDAGlobalAttr>() ||
-                      (function->hasAttr<clang::CUDADeviceAttr>() &&
-                       !function->hasAttr<clang::CUDAHostAttr>()));
-}
-
 const clang::Expr *withoutDefault(const clang::Expr *argument) {
   return llvm::isa<clang::CXXDefaultArgExpr>(argument) ? nullptr : argument;
-}
-
-/// Whether `location` is text the user wrote in a file, possibly as a macro
-/// argument, and not inside a macro's body (an edit there breaks the macro).
-bool writtenInFile(clang::SourceLocation location, const clang::SourceManager &sm) {
-  while (location.isMacroID()) {
-    if (!sm.isMacroArgExpansion(location))
-      return false;
-    location = sm.getImmediateSpellingLoc(location);
-  }
-  return location.isValid();
 }
 
 /// The file range of `expr` as written, if it is text the user can edit.
@@ -100,9 +80,8 @@ const char *CostText =
 DefaultStreamCheck::DefaultStreamCheck(TranslationUnitContext &context)
     : Check(rule().id, context),
       noteUnderPerThread_(option("PerThreadDefaultStream", "ignore") == "note"),
-      perThreadBuild_(context.info().perThreadDefaultStream ||
-                      macroDefined(context.ast(), "CUDA_API_PER_THREAD_DEFAULT_STREAM") ||
-                      macroDefined(context.ast(), "__CUDART_API_PER_THREAD_DEFAULT_STREAM")) {}
+      perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
+      pyTorchExtension_(isPyTorchExtension(context.ast())) {}
 
 RuleInfo DefaultStreamCheck::rule() {
   RuleInfo rule;
@@ -146,14 +125,7 @@ void DefaultStreamCheck::registerMatchers(MatchFinder &finder) {
 }
 
 bool DefaultStreamCheck::firstReport(const clang::CallExpr &call) {
-  // Template instantiations repeat the pattern's locations; a macro that
-  // uses its argument twice repeats its spelling.
-  const clang::SourceManager &sm = context().sources();
-  clang::SourceLocation begin = call.getBeginLoc();
-  return reported_
-      .insert({sm.getExpansionLoc(begin).getRawEncoding(),
-               sm.getSpellingLoc(begin).getRawEncoding()})
-      .second;
+  return reported_.first(call, context().sources());
 }
 
 DefaultStreamCheck::Verdict
@@ -192,6 +164,10 @@ void DefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
     checkLaunchConfig(*call, callee ? apiNameAsWritten(*callee) : "");
     return;
   }
+  // In a PyTorch extension library-default-stream reports these, with
+  // PyTorch's current stream as the fix.
+  if (pyTorchExtension_)
+    return;
   std::optional<StreamArgumentSite> site = streamArgumentOf(*call);
   if (!site)
     return;

@@ -4,6 +4,7 @@
 
 #include "analyzer/analysis/OrderingSafety.h"
 #include "analyzer/analysis/StreamResolution.h"
+#include "analyzer/analysis/SourceFacts.h"
 #include "checks/Check.h"
 
 #include <map>
@@ -50,8 +51,9 @@ private:
 
   const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
   const bool perThreadBuild_;       // compile command or macro says PTDS
+  const bool pyTorchExtension_;     // library-default-stream owns its launches
   /// (expansion, spelling) of reported calls: instantiations repeat them.
-  std::set<std::pair<unsigned, unsigned>> reported_;
+  ReportOnce reported_;
   std::map<std::pair<const clang::FunctionDecl *, const clang::VarDecl *>, OrderingVerdict>
       ordering_;
 };

@@ -1,0 +1,147 @@
+#include "api/LibraryApiTable.h"
+
+#include <algorithm>
+
+namespace streamlint::api {
+namespace {
+
+using L = Library;
+
+constexpr std::array Handles = {
+    LibraryHandleInfo{L::Cublas, "cublasHandle_t", "cublas", "cublasSetStream",
+                      {"cublasCreate"}, {}},
+    LibraryHandleInfo{L::Cusparse, "cusparseHandle_t", "cusparse", "cusparseSetStream",
+                      {"cusparseCreate"}, {}},
+    LibraryHandleInfo{L::CusolverDn, "cusolverDnHandle_t", "cusolverDn",
+                      "cusolverDnSetStream", {"cusolverDnCreate"}, {}},
+    LibraryHandleInfo{L::CusolverSp, "cusolverSpHandle_t", "cusolverSp",
+                      "cusolverSpSetStream", {"cusolverSpCreate"}, {}},
+    // Plans: cufftCreate + cufftMakePlan*, or one of cufftPlan*.
+    LibraryHandleInfo{L::Cufft, "cufftHandle", "cufft", "cufftSetStream",
+                      {"cufftCreate", "cufftPlan1d", "cufftPlan2d", "cufftPlan3d",
+                       "cufftPlanMany"},
+                      {"Exec", "XtExec"}},
+    // curandCreateGeneratorHost generates on the host: no stream.
+    LibraryHandleInfo{L::Curand, "curandGenerator_t", "curand", "curandSetStream",
+                      {"curandCreateGenerator"}, {"Generate"}},
+    LibraryHandleInfo{L::Cudnn, "cudnnHandle_t", "cudnn", "cudnnSetStream",
+                      {"cudnnCreate"}, {}},
+};
+
+constexpr std::array StreamCalls = {
+    LibraryStreamCall{L::CublasLt, "cublasLtMatmul", 15, StreamDefault::Required},
+    LibraryStreamCall{L::CublasLt, "cublasLtMatrixTransform", 10, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclAllGather", 5, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclAllReduce", 6, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclAlltoAll", 5, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclBcast", 5, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclBroadcast", 6, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclGather", 6, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclRecv", 5, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclReduce", 7, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclReduceScatter", 6, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclScatter", 6, StreamDefault::Required},
+    LibraryStreamCall{L::Nccl, "ncclSend", 5, StreamDefault::Required},
+};
+
+// Sorted: looked up by binary search.
+constexpr std::array<std::string_view, 46> ThrustAlgorithms = {
+    "adjacent_difference", "all_of", "any_of", "copy", "copy_if", "copy_n",
+    "count", "count_if", "equal", "exclusive_scan", "exclusive_scan_by_key",
+    "fill", "fill_n", "find", "find_if", "for_each", "for_each_n", "gather",
+    "generate", "inclusive_scan", "inclusive_scan_by_key", "inner_product",
+    "max_element", "merge", "min_element", "minmax_element", "none_of",
+    "partition", "reduce", "reduce_by_key", "remove", "remove_if", "replace",
+    "replace_if", "reverse", "scatter", "sequence", "set_difference", "sort",
+    "sort_by_key", "stable_sort", "stable_sort_by_key", "tabulate", "transform",
+    "transform_reduce", "unique",
+};
+
+bool startsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+} // namespace
+
+const char *libraryName(Library library) {
+  switch (library) {
+  case L::Cublas: return "cuBLAS";
+  case L::CublasLt: return "cuBLASLt";
+  case L::Cusparse: return "cuSPARSE";
+  case L::CusolverDn: return "cuSOLVER";
+  case L::CusolverSp: return "cuSOLVER";
+  case L::Cufft: return "cuFFT";
+  case L::Curand: return "cuRAND";
+  case L::Cudnn: return "cuDNN";
+  case L::Nccl: return "NCCL";
+  case L::Cub: return "CUB";
+  case L::Thrust: return "Thrust";
+  }
+  return "";
+}
+
+bool compiledIntoCaller(Library library) {
+  return library == L::Cub || library == L::Thrust;
+}
+
+const LibraryHandleInfo *handleOfType(std::string_view typedefName) {
+  for (const LibraryHandleInfo &handle : Handles)
+    if (handle.handleType == typedefName)
+      return &handle;
+  return nullptr;
+}
+
+const LibraryHandleInfo *handleCreatedBy(std::string_view spelled) {
+  std::string_view name = baseName(spelled);
+  for (const LibraryHandleInfo &handle : Handles)
+    for (std::string_view create : handle.create)
+      if (!create.empty() && create == name)
+        return &handle;
+  return nullptr;
+}
+
+const LibraryHandleInfo *handleBoundBy(std::string_view spelled) {
+  std::string_view name = baseName(spelled);
+  for (const LibraryHandleInfo &handle : Handles)
+    if (handle.bindStream == name)
+      return &handle;
+  return nullptr;
+}
+
+bool isHandleWork(const LibraryHandleInfo &handle, std::string_view spelled) {
+  std::string_view name = baseName(spelled);
+  if (!startsWith(name, handle.prefix))
+    return false;
+  std::string_view rest = name.substr(handle.prefix.size());
+  if (!handle.workPrefixes[0].empty())
+    return std::any_of(handle.workPrefixes.begin(), handle.workPrefixes.end(),
+                       [&](std::string_view work) {
+                         return !work.empty() && startsWith(rest, work);
+                       });
+  for (std::string_view setup : {"Create", "Destroy", "Set", "Get", "Logger"})
+    if (startsWith(rest, setup))
+      return false;
+  // Workspace queries compute a size and launch nothing.
+  return rest.find("bufferSize") == std::string_view::npos &&
+         rest.find("BufferSize") == std::string_view::npos &&
+         rest.find("WorkspaceSize") == std::string_view::npos;
+}
+
+const LibraryStreamCall *findLibraryStreamCall(std::string_view spelled) {
+  std::string_view name = baseName(spelled);
+  for (const LibraryStreamCall &call : StreamCalls)
+    if (call.name == name)
+      return &call;
+  return nullptr;
+}
+
+bool isThrustAlgorithm(std::string_view name) {
+  return std::binary_search(ThrustAlgorithms.begin(), ThrustAlgorithms.end(), name);
+}
+
+LibraryHandleRows allLibraryHandles() { return {Handles.data(), Handles.size()}; }
+LibraryStreamCallRows allLibraryStreamCalls() {
+  return {StreamCalls.data(), StreamCalls.size()};
+}
+
+} // namespace streamlint::api

@@ -1,0 +1,83 @@
+#pragma once
+// The CUDA libraries' part of the API table: how each library's handle is
+// created and bound to a stream, which of its calls do work on that stream,
+// which calls take their own stream argument, and the Thrust algorithms.
+// Plain C++17, no clang: read by library-default-stream and its tests.
+//
+// Facts were read from CUDA 13.0's cublas_api.h, cublasLt.h, cusparse.h,
+// cusolverDn.h, cusolverSp.h, cufft.h, curand.h, cudnn_graph.h, nccl.h and
+// CCCL 3's thrust/ and cub/ headers; tests/api/LibraryApiHeaderTest.cpp
+// checks the rows against the installed headers.
+
+#include "api/CudaApiTable.h"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace streamlint::api {
+
+enum class Library : std::uint8_t {
+  Cublas, CublasLt, Cusparse, CusolverDn, CusolverSp, Cufft, Curand, Cudnn,
+  Nccl, Cub, Thrust
+};
+/// The library's name as its documentation writes it ("cuBLAS").
+const char *libraryName(Library library);
+
+/// Whether the library's code is compiled into the caller's translation unit
+/// (CUB, Thrust: headers). Only then does `--default-stream per-thread` make
+/// a 0 stream the per-thread one; the shared libraries were compiled without
+/// it, so a NULL stream reaching them is the legacy stream.
+bool compiledIntoCaller(Library library);
+
+/// A library handle (or cuFFT plan, cuRAND generator): its work runs on the
+/// stream last bound to it, the legacy default stream until then.
+struct LibraryHandleInfo {
+  Library library;
+  std::string_view handleType;    ///< typedef name: "cublasHandle_t"
+  std::string_view prefix;        ///< every function of the library: "cublas"
+  std::string_view bindStream;    ///< (handle, stream): "cublasSetStream"
+  std::array<std::string_view, 5> create; ///< (&handle, ...) creators
+  /// Calls that do work, after `prefix`; empty: every call taking the
+  /// handle first except set-up (Create, Destroy, Set, Get, *bufferSize).
+  std::array<std::string_view, 2> workPrefixes;
+};
+
+/// Rows, by the handle's typedef name, a creator's or the binder's base name.
+const LibraryHandleInfo *handleOfType(std::string_view typedefName);
+const LibraryHandleInfo *handleCreatedBy(std::string_view spelled);
+const LibraryHandleInfo *handleBoundBy(std::string_view spelled);
+/// Whether `spelled` (a function taking `handle`'s type first) does work on
+/// the handle's stream rather than set it up or query it.
+bool isHandleWork(const LibraryHandleInfo &handle, std::string_view spelled);
+
+/// A library call with its own stream argument.
+struct LibraryStreamCall {
+  Library library;
+  std::string_view name;
+  std::int8_t streamIndex;
+  StreamDefault fallback;
+};
+const LibraryStreamCall *findLibraryStreamCall(std::string_view spelled);
+
+/// Thrust algorithms that run on the device for a device policy or device
+/// iterators (`thrust::for_each`, `thrust::sort`, ...), by unqualified name.
+bool isThrustAlgorithm(std::string_view name);
+
+/// Every handle row and per-call row, in table order (for tests).
+struct LibraryHandleRows {
+  const LibraryHandleInfo *first;
+  std::size_t count;
+  const LibraryHandleInfo *begin() const { return first; }
+  const LibraryHandleInfo *end() const { return first + count; }
+};
+LibraryHandleRows allLibraryHandles();
+struct LibraryStreamCallRows {
+  const LibraryStreamCall *first;
+  std::size_t count;
+  const LibraryStreamCall *begin() const { return first; }
+  const LibraryStreamCall *end() const { return first + count; }
+};
+LibraryStreamCallRows allLibraryStreamCalls();
+
+} // namespace streamlint::api

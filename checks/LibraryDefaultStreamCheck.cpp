@@ -1,0 +1,250 @@
+#include "checks/LibraryDefaultStreamCheck.h"
+
+#include "analyzer/analysis/SourceFacts.h"
+
+#include "analyzer/analysis/PyTorchExtension.h"
+#include "api/LibraryApiTable.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace streamlint {
+namespace {
+
+std::string calleeName(const clang::CallExpr *call) {
+  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  return callee ? libraryCallName(*callee) : "a call";
+}
+
+/// The statement of a block that holds `call` (an expression statement, a
+/// declaration or a checking macro's do-while), or null.
+const clang::Stmt *statementHolding(const clang::Stmt &call, clang::ASTContext &ast) {
+  clang::DynTypedNode current = clang::DynTypedNode::create(call);
+  for (int depth = 0; depth < 32; ++depth) {
+    clang::DynTypedNodeList parents = ast.getParents(current);
+    if (parents.empty())
+      return nullptr;
+    if (parents[0].get<clang::CompoundStmt>()) {
+      const auto *statement = current.get<clang::Stmt>();
+      bool simple = statement && (llvm::isa<clang::Expr>(statement) ||
+                                  llvm::isa<clang::DeclStmt>(statement) ||
+                                  llvm::isa<clang::DoStmt>(statement));
+      return simple ? statement : nullptr;
+    }
+    current = parents[0];
+  }
+  return nullptr;
+}
+
+} // namespace
+
+std::string libraryCallName(const clang::FunctionDecl &callee) {
+  if (!callee.getIdentifier())
+    return callee.getNameAsString();
+  llvm::StringRef name = callee.getName();
+  return std::string(api::baseName(std::string_view(name.data(), name.size())));
+}
+
+LibraryDefaultStreamCheck::LibraryDefaultStreamCheck(TranslationUnitContext &context)
+    : Check(rule().id, context),
+      perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
+      pyTorchExtension_(isPyTorchExtension(context.ast())), handles_(context.ast()) {}
+
+RuleInfo LibraryDefaultStreamCheck::rule() {
+  RuleInfo rule;
+  rule.id = "library-default-stream";
+  rule.shortDescription = "CUDA library work on the default stream";
+  rule.fullDescription =
+      "A cuBLAS, cuSPARSE, cuSOLVER, cuDNN handle, cuFFT plan or cuRAND "
+      "generator used before a stream is bound to it, a cuBLASLt, NCCL or CUB "
+      "call whose stream is left out or 0, a Thrust algorithm without a "
+      "stream policy in code that uses a created stream, or a PyTorch "
+      "extension launching without PyTorch's current stream: the work runs "
+      "on the default stream instead of the stream the code orders its work on.";
+  rule.helpText = "Bind the handle with cublasSetStream (cusparseSetStream, "
+                  "cufftSetStream, ...) right after creating it, pass the "
+                  "stream argument, use thrust::cuda::par.on(stream), or in a "
+                  "PyTorch extension at::cuda::getCurrentCUDAStream().";
+  rule.helpUri = "docs/checks/library-default-stream.md";
+  return rule;
+}
+
+void LibraryDefaultStreamCheck::registerMatchers(MatchFinder &finder) {
+  finder.addMatcher(callExpr(unless(isExpansionInSystemHeader())).bind("call"), this);
+  finder.addMatcher(
+      declRefExpr(unless(isExpansionInSystemHeader()), to(varDecl())).bind("reference"),
+      this);
+  finder.addMatcher(
+      memberExpr(unless(isExpansionInSystemHeader()), member(fieldDecl()))
+          .bind("reference"),
+      this);
+}
+
+bool LibraryDefaultStreamCheck::firstReport(const clang::Stmt &site) {
+  return reported_.first(site, context().sources());
+}
+
+void LibraryDefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
+  if (const auto *reference = result.Nodes.getNodeAs<clang::Expr>("reference")) {
+    if (libraryHandleOfType(reference->getType()))
+      handles_.addReference(*reference);
+    return;
+  }
+  const auto *call = result.Nodes.getNodeAs<clang::CallExpr>("call");
+  if (!call)
+    return;
+  const clang::FunctionDecl *function = context().enclosingFunction(*call);
+  if (!function || isDeviceOnly(function))
+    return;
+  if (llvm::isa<clang::CUDAKernelCallExpr>(call)) {
+    if (pyTorchExtension_)
+      checkPyTorchSite(*call);
+    return;
+  }
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  if (!callee)
+    return;
+  handles_.addCall(*call, function);
+  if (callee->getIdentifier()) {
+    llvm::StringRef name = callee->getName();
+    std::string_view spelled(name.data(), name.size());
+    if (const api::LibraryStreamCall *row = api::findLibraryStreamCall(spelled)) {
+      checkStreamArgument(*call, row->library, libraryCallName(*callee),
+                          static_cast<unsigned>(row->streamIndex));
+      return;
+    }
+    if (const api::LibraryHandleInfo *handle = api::handleBoundBy(spelled)) {
+      if (call->getNumArgs() == 2)
+        checkStreamArgument(*call, handle->library, libraryCallName(*callee), 1);
+      return;
+    }
+    if (pyTorchExtension_ && api::findApi(spelled)) {
+      checkPyTorchSite(*call);
+      return;
+    }
+  }
+  std::string qualified = callee->getQualifiedNameAsString();
+  if (llvm::StringRef(qualified).starts_with("cub::Device"))
+    checkCubCall(*call, *callee);
+  else if (!llvm::isa<clang::CXXMethodDecl>(callee) && callee->getIdentifier() &&
+           qualified == "thrust::" + callee->getName().str() &&
+           api::isThrustAlgorithm(std::string_view(callee->getName().data(),
+                                                   callee->getName().size())))
+    checkThrustCall(*call);
+}
+
+void LibraryDefaultStreamCheck::onEndOfTranslationUnit() {
+  for (const UnboundHandleUse &unbound : handles_.unboundUses())
+    reportUnboundHandle(unbound);
+}
+
+void LibraryDefaultStreamCheck::reportUnboundHandle(const UnboundHandleUse &unbound) {
+  if (unbound.uses.empty() || !firstReport(*unbound.creation))
+    return;
+  std::string library = api::libraryName(unbound.library->library);
+  std::string name = unbound.storage->getNameAsString();
+  std::string bind(unbound.library->bindStream);
+  const UnboundHandleUse::Use &first = unbound.uses.front();
+  std::string firstWork = calleeName(first.through ? first.through : first.call);
+  if (first.through)
+    firstWork += " through '" + calleeName(first.call) + "'";
+  std::string more = unbound.uses.size() > 1
+                         ? " and " + std::to_string(unbound.uses.size() - 1) +
+                               " more call" + (unbound.uses.size() > 2 ? "s" : "")
+                         : "";
+  Finding &finding = report(
+      Severity::Warning, unbound.creation->getSourceRange(),
+      library + " handle '" + name + "' does work (" + firstWork + more +
+          ") before any stream is bound to it: " + library +
+          " runs it on the legacy default stream, which serializes with every "
+          "blocking stream and is unordered with non-blocking ones; bind the "
+          "stream this work belongs on with " + bind + "(" + name +
+          ", stream) after creating it",
+      unbound.creation);
+  for (size_t i = 0; i < unbound.uses.size() && i < 8; ++i) {
+    const UnboundHandleUse::Use &use = unbound.uses[i];
+    if (use.through) {
+      context().addRelated(finding, use.call->getBeginLoc(),
+                           "'" + calleeName(use.call) + "' does work with '" + name +
+                               "' on the default stream");
+      context().addRelated(finding, use.through->getBeginLoc(),
+                           calleeName(use.through) + " runs here without a stream");
+    } else {
+      context().addRelated(finding, use.call->getBeginLoc(),
+                           calleeName(use.call) + " runs on the default stream here");
+    }
+  }
+  std::string stream = streamToPass(*unbound.creation);
+  if (stream.empty())
+    return;
+  addSuggestion(finding, bindAfterCreation(unbound, stream),
+                "bind '" + stream + "', the stream this function uses, right "
+                "after creating '" + name + "'");
+}
+
+std::optional<TextEdit>
+LibraryDefaultStreamCheck::bindAfterCreation(const UnboundHandleUse &unbound,
+                                             const std::string &stream) const {
+  clang::ASTContext &ast = context().ast();
+  const clang::SourceManager &sm = ast.getSourceManager();
+  const clang::Stmt *statement = statementHolding(*unbound.creation, ast);
+  if (!statement || unbound.creation->getNumArgs() == 0)
+    return std::nullopt;
+  const auto *address = llvm::dyn_cast<clang::UnaryOperator>(
+      unbound.creation->getArg(0)->IgnoreParenImpCasts());
+  if (!address)
+    return std::nullopt;
+  clang::CharSourceRange handleRange = clang::Lexer::makeFileCharRange(
+      clang::CharSourceRange::getTokenRange(address->getSubExpr()->getSourceRange()),
+      sm, ast.getLangOpts());
+  std::string handle =
+      clang::Lexer::getSourceText(handleRange, sm, ast.getLangOpts()).str();
+  if (handle.empty())
+    return std::nullopt;
+  clang::SourceLocation end = sm.getExpansionRange(statement->getEndLoc()).getEnd();
+  clang::SourceLocation after =
+      llvm::isa<clang::DeclStmt>(statement)
+          ? clang::Lexer::getLocForEndOfToken(end, 0, sm, ast.getLangOpts())
+          : clang::Lexer::findLocationAfterToken(end, clang::tok::semi, sm,
+                                                 ast.getLangOpts(), false);
+  if (after.isInvalid())
+    return std::nullopt;
+  unsigned column = sm.getExpansionColumnNumber(sm.getExpansionLoc(statement->getBeginLoc()));
+  std::string text = "\n" + std::string(column > 0 ? column - 1 : 0, ' ') +
+                     std::string(unbound.library->bindStream) + "(" + handle + ", " +
+                     stream + ");";
+  return context().edit(clang::CharSourceRange::getCharRange(after, after), text);
+}
+
+std::string LibraryDefaultStreamCheck::streamToPass(const clang::Stmt &site) const {
+  if (pyTorchExtension_)
+    return PyTorchCurrentStream;
+  const clang::FunctionDecl *function = context().enclosingFunction(site);
+  if (!function)
+    return "";
+  std::optional<StreamInScope> inScope =
+      uniqueStreamInScope(*function, site, context().ast());
+  return inScope ? inScope->spelling : "";
+}
+
+void LibraryDefaultStreamCheck::addSuggestion(Finding &finding,
+                                              std::optional<TextEdit> edit,
+                                              const std::string &description) const {
+  if (!edit)
+    return;
+  FixIt fix;
+  // Moving work to another stream changes its ordering with work left on
+  // the default stream: a suggestion until ordering safety is checked.
+  fix.description = description;
+  fix.edits.push_back(std::move(*edit));
+  fix.applicable = false;
+  finding.fixes.push_back(std::move(fix));
+}
+
+} // namespace streamlint

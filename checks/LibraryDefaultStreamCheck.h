@@ -1,0 +1,63 @@
+#pragma once
+// library-default-stream: CUDA library work that falls back to the default
+// stream: handles never bound to a stream, per-call stream arguments left
+// out or 0 (cuBLASLt, NCCL, CUB), Thrust algorithms without a stream policy
+// next to work on a created stream, and PyTorch extensions that launch
+// without the stream PyTorch gives them.
+
+#include "analyzer/analysis/LibraryHandles.h"
+#include "analyzer/analysis/StreamResolution.h"
+#include "analyzer/analysis/SourceFacts.h"
+#include "checks/Check.h"
+
+#include <set>
+
+namespace streamlint {
+
+/// A library function's name as the user wrote it: without the `_v2` its
+/// header's macro adds (cublasSgemm -> cublasSgemm_v2) or `_ptsz`.
+std::string libraryCallName(const clang::FunctionDecl &callee);
+
+/// Flags library work on the default stream; fixes bind or pass the one
+/// stream in scope (suggestions until ordering safety is checked).
+class LibraryDefaultStreamCheck : public Check {
+public:
+  explicit LibraryDefaultStreamCheck(TranslationUnitContext &context);
+  static RuleInfo rule();
+  static std::vector<OptionSpec> options() { return {}; }
+  void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  // Per-call stream arguments (LibraryStreamCalls.cpp).
+  void checkStreamArgument(const clang::CallExpr &call, api::Library library,
+                           const std::string &what, unsigned streamIndex);
+  void checkCubCall(const clang::CallExpr &call, const clang::FunctionDecl &callee);
+  void checkThrustCall(const clang::CallExpr &call);
+  void checkPyTorchSite(const clang::CallExpr &call);
+  bool defaultIsLegacy(api::Library library, StreamKind kind) const;
+
+  // Handles (this file).
+  void reportUnboundHandle(const UnboundHandleUse &unbound);
+  std::optional<TextEdit> bindAfterCreation(const UnboundHandleUse &unbound,
+                                            const std::string &stream) const;
+
+  // Fixes.
+  /// The stream a fix passes at `site`: the current PyTorch stream in an
+  /// extension, else the one stream the function uses; empty if none.
+  std::string streamToPass(const clang::Stmt &site) const;
+  std::optional<TextEdit> replaceOrInsertArgument(const clang::CallExpr &call,
+                                                  unsigned index,
+                                                  const std::string &text) const;
+  void addSuggestion(Finding &finding, std::optional<TextEdit> edit,
+                     const std::string &description) const;
+  bool firstReport(const clang::Stmt &site);
+
+  const bool perThreadBuild_;
+  const bool pyTorchExtension_;
+  LibraryHandleTracker handles_;
+  ReportOnce reported_;
+};
+
+} // namespace streamlint
