@@ -201,6 +201,8 @@ std::vector<OptionSpec> AllocInLoopCheck::options() {
 /// The API's allocation bits, plus this check's ExtraAllocFunctions and
 /// ExtraFreeFunctions (which never reach the shared call graph).
 unsigned AllocInLoopCheck::kindsOf(const reach::CallSite &site) const {
+  if (!site.steadyState)
+    return reach::NoApi; // error handling, lazy initialization: runs once
   llvm::StringRef base = api::baseName(site.name);
   unsigned kinds = site.kinds & (reach::Allocates | reach::Frees);
   if (extraAlloc_.contains(site.name) || extraAlloc_.contains(base))

@@ -96,6 +96,11 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
       finding.fixes.push_back(std::move(*fix));
     return;
   }
+  std::string otherwise = what + "; not on a hot path, but it still serializes all streams";
+  if (!site.steadyState) { // error handling, lazy initialization: runs once
+    report(Severity::Note, site.expr->getSourceRange(), otherwise, site.expr);
+    return;
+  }
   // Not in a loop here: a loop may still call this function, maybe from
   // another TU; the whole-program pass decides between warning and note.
   std::optional<Finding> finding =
@@ -108,8 +113,7 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
   pending.root = reach::ReachRoot::Loop;
   pending.otherwiseReported = true;
   pending.otherwiseSeverity = Severity::Note;
-  pending.otherwiseMessage = what + "; not on a hot path, but it still "
-                                    "serializes all streams";
+  pending.otherwiseMessage = otherwise;
   reach_->defer(std::move(pending));
 }
 

@@ -1,6 +1,7 @@
 // The one AST walk behind TranslationUnitReach: every call in user host code
 // with its enclosing function and loops, call edges between user functions,
 // CUDA API use per function and loop, and host-callback registrations.
+#include "analyzer/analysis/ColdPath.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/reach/CudaApi.h"
 #include "analyzer/reach/TranslationUnitReach.h"
@@ -76,6 +77,22 @@ public:
     return inLoop(loop, "range-for", {loop->getLoopVarStmt(), loop->getBody()});
   }
 
+  // A branch that does not repeat with its loop (error handling, lazy
+  // initialization, one that leaves the function) is outside the loops
+  // around it; the allocations, frees and synchronizations of error handling
+  // and lazy initialization are not the function's steady state either, even
+  // when a caller's loop calls it (analyzer/analysis/ColdPath.h).
+  bool TraverseIfStmt(IfStmt *branch) {
+    if (frames_.empty())
+      return Base::TraverseIfStmt(branch);
+    TraverseStmt(branch->getInit());
+    TraverseStmt(branch->getConditionVariableDeclStmt());
+    TraverseStmt(branch->getCond());
+    traverseBranch(branch->getThen(), classifyBranch(*branch, true, ast_));
+    traverseBranch(branch->getElse(), classifyBranch(*branch, false, ast_));
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *call);
   bool VisitCXXConstructExpr(CXXConstructExpr *construct);
   bool VisitRecoveryExpr(RecoveryExpr *recovery);
@@ -87,6 +104,7 @@ private:
     size_t index; // into the summary's functions, or SIZE_MAX without a USR
     std::vector<const Stmt *> loops; // outermost first
   };
+  unsigned notSteadyState_ = 0; // depth of error-handling / lazy-init branches
 
   bool inSystemHeader(SourceLocation location) const {
     return location.isValid() &&
@@ -127,6 +145,20 @@ private:
     return true;
   }
 
+  void traverseBranch(Stmt *body, BranchKind kind) {
+    if (!body || kind == BranchKind::Repeats) {
+      TraverseStmt(body);
+      return;
+    }
+    std::vector<const Stmt *> loops = std::move(frames_.back().loops);
+    frames_.back().loops.clear();
+    bool notSteadyState = kind == BranchKind::HandlesError || kind == BranchKind::LazyInit;
+    notSteadyState_ += notSteadyState;
+    TraverseStmt(body);
+    notSteadyState_ -= notSteadyState;
+    frames_.back().loops = std::move(loops);
+  }
+
   CallSite newSite(const Expr *expr, std::string name) {
     const Frame &frame = frames_.back();
     CallSite site;
@@ -140,10 +172,14 @@ private:
 
   void record(CallSite site) {
     Frame &frame = frames_.back();
+    site.steadyState = notSteadyState_ == 0;
+    // Error handling and lazy initialization: not the function's churn.
+    unsigned summarized =
+        site.steadyState ? site.kinds : site.kinds & ~(Allocates | Frees | Synchronizes);
     if (frame.index != SIZE_MAX)
-      reach_.summary_.functions[frame.index].kinds |= site.kinds;
+      reach_.summary_.functions[frame.index].kinds |= summarized;
     for (const Stmt *loop : frame.loops)
-      reach_.summary_.loops[reach_.loopIndex_.lookup(loop)].kinds |= site.kinds;
+      reach_.summary_.loops[reach_.loopIndex_.lookup(loop)].kinds |= summarized;
     reach_.calls_.push_back(std::move(site));
   }
 

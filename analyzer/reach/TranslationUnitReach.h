@@ -30,6 +30,10 @@ struct CallSite {
   bool userCall = false;                    // a call to a non-system function
   bool opaque = false; // into a system header, or virtual: no edge, no facts
   unsigned kinds = NoApi;                   // ApiKind bits of this call
+  // False in error handling or lazy initialization (analysis/ColdPath): the
+  // call runs once, whatever loop calls its function, and its allocations,
+  // frees and synchronizations are not in its function's summary.
+  bool steadyState = true;
 };
 
 /// The reach facts of one TU; see the file comment.

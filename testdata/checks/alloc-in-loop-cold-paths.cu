@@ -1,0 +1,82 @@
+// alloc-in-loop: branches that do not repeat with their loop. Error handling
+// (a status compared with success, or tested as a truth value), lazy
+// initialization (`if (!p) p = ...`) and branches that leave the function run
+// at most once per run of the loop: their allocations and frees are not on
+// the hot path, and do not make a loop "allocate and free" (ggml's set-up
+// loops that free everything when one allocation fails, its lazily created
+// cuBLAS workspaces).
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+struct Staging {
+  float *host = nullptr;
+  cudaError_t alloc(size_t bytes) {
+    cudaError_t rc = cudaMallocHost(&host, bytes);
+    if (rc != cudaSuccess)
+      return rc;
+    float *probe = nullptr;
+    rc = cudaMalloc(&probe, 16);
+    if (rc != cudaSuccess) {
+      cudaFreeHost(host); // error handling: not this function's steady state
+      host = nullptr;
+    }
+    return rc;
+  }
+};
+
+void releaseAll(Staging *s, int n) {
+  for (int i = 0; i < n; ++i)
+    cudaFreeHost(s[i].host); // frees only: the loop does not churn
+}
+
+// A set-up loop: allocates once per buffer; frees only on the way out.
+bool setUp(Staging *s, int n, float **device) {
+  for (int i = 0; i < n; ++i) {
+    if (s[i].alloc(1 << 20) != cudaSuccess) {
+      releaseAll(s, n);
+      return false;
+    }
+    if (cudaMalloc(&device[i], 1 << 20) != cudaSuccess) {
+      releaseAll(s, n);
+      return false;
+    }
+  }
+  return true;
+}
+
+struct Context {
+  float *workspace[4] = {};
+  int device = 0;
+  float *scratch() {
+    if (workspace[device] == nullptr)
+      cudaMalloc(&workspace[device], 1 << 20); // lazy: once per device
+    return workspace[device];
+  }
+};
+
+void kernelStep(Context &c) {
+  float *tmp = nullptr;
+  cudaMalloc(&tmp, 256); // CHECK: alloc-in-loop {{called from the loop at line 70}}
+  c.scratch();
+  cudaError_t err = cudaGetLastError();
+  if (err) {
+    cudaFree(tmp); // error handling, tested as a truth value
+    std::exit(1);
+  }
+  cudaFree(tmp); // CHECK: alloc-in-loop {{called from the loop at line 70}}
+}
+
+void train(Context &c, int steps) {
+  for (int i = 0; i < steps; ++i)
+    kernelStep(c);
+}
+
+void drain(float **buffers, int n) {
+  for (int i = 0; i < n; ++i) {
+    float *b = buffers[i]; // declared in the loop: `if (!b)` is not lazy
+    if (b == nullptr) {
+      cudaMalloc(&b, 64); // CHECK: alloc-in-loop {{inside the loop at line 75}}
+      cudaFree(b);        // CHECK: alloc-in-loop {{inside the loop at line 75}}
+    }
+  }
+}
