@@ -301,7 +301,12 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
       }
     if (found)
       continue;
-    if (!llvm::sys::fs::exists(wanted) || llvm::sys::fs::is_directory(wanted))
+    bool exists = llvm::sys::fs::exists(wanted) && !llvm::sys::fs::is_directory(wanted);
+    if (!exists && options.skipFilesNotInDatabase) {
+      plan.skippedFiles.push_back(file);
+      continue;
+    }
+    if (!exists)
       return inputError(file + ": no such file (and no entry for it in the "
                                "compile database " + buildPath + ")");
     if (isHeaderFile(wanted)) {

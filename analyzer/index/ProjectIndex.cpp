@@ -12,13 +12,16 @@
 namespace streamlint::index {
 
 std::string toolIdentity() {
-  std::string identity = std::string("streamlint ") + STREAMLINT_VERSION + " " +
-                         kEntryFormat;
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  llvm::sys::fs::file_status status;
-  if (!exe.empty() && !llvm::sys::fs::status(exe, status))
-    identity += " " + exe + " " + std::to_string(status.getSize()) + " " +
-                std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+  static const std::string identity = [] {
+    std::string identity = std::string("streamlint ") + STREAMLINT_VERSION + " " +
+                           kEntryFormat;
+    std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+    llvm::sys::fs::file_status status;
+    if (!exe.empty() && !llvm::sys::fs::status(exe, status))
+      identity += " " + exe + " " + std::to_string(status.getSize()) + " " +
+                  std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+    return identity;
+  }();
   return identity;
 }
 
