@@ -307,8 +307,8 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
       continue;
     }
     if (!exists)
-      return inputError(file + ": no such file (and no entry for it in the "
-                               "compile database " + buildPath + ")");
+      return inputError(file + ": no entry for this file in the compile "
+                               "database " + buildPath + ", and no such file");
     if (isHeaderFile(wanted)) {
       if (namedHeaders.insert(wanted).second)
         plan.namedHeaders.push_back({cleanPath(file), wanted, {}});
