@@ -92,6 +92,20 @@ const std::vector<EvidenceDeclaration> &declarations() {
     deviceSync.summary = "{ran}, blocked the host {hostUs} us";
     list.push_back(deviceSync);
 
+    // The stream-ordered work a library call does inside the library (cuBLAS
+    // records events on the handle's stream, CUB and Thrust launch and copy)
+    // reaches the probe as runtime calls whose first application frame is
+    // the library call: the same counts as default-stream, judged at the
+    // handle's uses (related locations) as well as at the finding.
+    EvidenceDeclaration libraryStream = defaultStream;
+    libraryStream.checkId = "library-default-stream";
+    libraryStream.summary =
+        "{misuses} of {calls} stream-ordered calls inside the library used the legacy "
+        "default stream";
+    libraryStream.matchRelatedLocations = true;
+    libraryStream.reportUnmatched = false; // default-stream reports those sites
+    list.push_back(libraryStream);
+
     EvidenceDeclaration pageable;
     pageable.checkId = "pageable-memcpy-async";
     pageable.appliesTo = [](const api::ApiInfo *api) {
@@ -150,9 +164,6 @@ const std::vector<std::string> &checksWithoutEvidence() {
   // Stated, not forgotten: checks the probe does not observe. New checks
   // start here (scripts/new-check.sh) until they declare evidence above.
   static const std::vector<std::string> none = {
-      // Kernels launched inside cuBLAS & co. reach the probe as driver
-      // launches it does not yet attribute to the application's call site.
-      "library-default-stream",
   };
   return none;
 }

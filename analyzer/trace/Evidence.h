@@ -41,6 +41,13 @@ struct EvidenceDeclaration {
   std::string (*detailOfTotals)(std::uint64_t misuses, std::uint64_t calls) = nullptr;
   /// No observation for a site that was not reached.
   bool skipUnreached = false;
+  /// The check's findings also collect evidence at their related locations
+  /// (library-default-stream: a handle's finding is at its creation, the
+  /// work it does is at the related uses).
+  bool matchRelatedLocations = false;
+  /// An observation no finding of this check claims becomes a "found at run
+  /// time" finding. Off for a check whose sites are another check's too.
+  bool reportUnmatched = true;
   /// The message: {misuses} {calls} {bytes} {hostUs} {ran} are replaced.
   const char *summary = "{misuses} of {calls} calls misused";
 };

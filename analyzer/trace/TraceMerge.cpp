@@ -34,6 +34,35 @@ bool coversLine(const Finding &f, unsigned line) {
   return line >= f.location.line && line <= last;
 }
 
+/// The observation's line is one of the finding's related locations.
+bool atRelatedLocation(const Finding &f, const TraceObservation &o) {
+  for (const RelatedLocation &related : f.related)
+    if (related.location.line == o.line && sameFile(related.location.file, o))
+      return true;
+  return false;
+}
+
+bool matches(const Finding &f, const TraceObservation &o) {
+  if (o.check != f.checkId)
+    return false;
+  if (coversLine(f, o.line) && sameFile(f.location.file, o))
+    return true;
+  const EvidenceDeclaration *declaration = evidenceFor(f.checkId);
+  return declaration && declaration->matchRelatedLocations && atRelatedLocation(f, o);
+}
+
+/// Another check's finding already claimed an observation of the same call
+/// site (a library call's work is default-stream's site and
+/// library-default-stream's): it is not reported again as run-time only.
+bool claimedElsewhere(const TraceObservation &o, const std::vector<TraceObservation> &all,
+                      const std::vector<bool> &used) {
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (used[i] && all[i].check != o.check && all[i].line == o.line &&
+        all[i].api == o.api && normalized(all[i].file) == normalized(o.file))
+      return true;
+  return false;
+}
+
 bool isProbeCheck(const std::string &check) { return evidenceFor(check) != nullptr; }
 
 void add(DynamicEvidence &e, const TraceObservation &o) {
@@ -67,8 +96,7 @@ void mergeTrace(const ProbeTrace &trace, AnalysisResult &result) {
     bool reached = false;
     for (std::size_t i = 0; i < trace.observations.size(); ++i) {
       const TraceObservation &o = trace.observations[i];
-      if (o.check != f.checkId || !coversLine(f, o.line) ||
-          !sameFile(f.location.file, o))
+      if (!matches(f, o))
         continue;
       used[i] = true;
       reached |= o.calls > 0;
@@ -85,7 +113,9 @@ void mergeTrace(const ProbeTrace &trace, AnalysisResult &result) {
   }
   for (std::size_t i = 0; i < trace.observations.size(); ++i) {
     const TraceObservation &o = trace.observations[i];
-    if (used[i] || o.misuses == 0 || !isProbeCheck(o.check))
+    const EvidenceDeclaration *declaration = evidenceFor(o.check);
+    if (used[i] || o.misuses == 0 || !declaration || !declaration->reportUnmatched ||
+        claimedElsewhere(o, trace.observations, used))
       continue;
     Finding f;
     f.checkId = o.check;

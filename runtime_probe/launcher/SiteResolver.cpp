@@ -62,6 +62,27 @@ std::string mapCudafeName(const std::string &file, bool &guessed) {
   return dir.empty() ? base : dir + "/" + base;
 }
 
+/// A header of a CUDA toolkit (`/usr/local/cuda/include/...`,
+/// `/usr/local/cuda-13.0/include/cccl/thrust/...`,
+/// `.../targets/x86_64-linux/include/...`): the runtime's and CCCL's (Thrust,
+/// CUB) code inlined into the program, never the user's call site.
+bool inToolkitHeaders(const std::string &file) {
+  llvm::SmallVector<llvm::StringRef, 16> parts;
+  llvm::StringRef(file).split(parts, '/', -1, false);
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (parts[i] != "include")
+      continue;
+    llvm::StringRef parent = parts[i - 1];
+    if (i >= 3 && parts[i - 2] == "targets")
+      return true;
+    if (parent == "cuda" ||
+        (parent.starts_with("cuda-") &&
+         parent.drop_front(5).find_first_not_of("0123456789.") == llvm::StringRef::npos))
+      return true;
+  }
+  return false;
+}
+
 bool isRuntimeFrame(const SourceFrame &f) {
   const std::string &fn = f.function;
   if (startsWith(fn, "cuda") || startsWith(fn, "__cuda") ||
@@ -71,9 +92,7 @@ bool isRuntimeFrame(const SourceFrame &f) {
   std::string base = llvm::sys::path::filename(f.file).str();
   return endsWith(f.file, ".stub.c") || base == "cuda_runtime.h" ||
          base == "cuda_runtime_api.h" || base == "host_runtime.h" ||
-         base == "device_functions.h" ||
-         f.file.find("/cuda/include/") != std::string::npos ||
-         f.file.find("/targets/x86_64-linux/include/") != std::string::npos;
+         base == "device_functions.h" || inToolkitHeaders(f.file);
 }
 
 std::optional<SourceSite> pickCallSite(const std::vector<SourceFrame> &frames) {

@@ -32,6 +32,27 @@ TEST(SiteResolver, PicksTheUserFrameAboveRuntimeAndStubs) {
   EXPECT_EQ(site->function, "main");
 }
 
+// Thrust and CUB are inlined from the toolkit's CCCL headers (here from a
+// versioned toolkit directory): their frames are not the user's call site.
+// Seen on an H100: thrust::sort's kernels were attributed to
+// dispatch_radix_sort.cuh instead of the line calling thrust::sort.
+TEST(SiteResolver, SkipsThrustAndCubFramesInToolkitHeaders) {
+  std::vector<SourceFrame> frames = {
+      {"", 0, "cudaLaunchKernel"},
+      {"/usr/local/cuda-13.0/include/cccl/cub/device/dispatch/dispatch_radix_sort.cuh", 694,
+       "_ZN3cub17DispatchRadixSort"},
+      {"/opt/cuda-12.4.1/targets/x86_64-linux/include/cccl/thrust/sort.h", 40, "_ZN6thrust4sort"},
+      {"/usr/local/cuda/include/thrust/system/cuda/detail/util.h", 147, "_ZN6thrust8cuda_cub"},
+      {"/src/app.cu", 42, "main"},
+  };
+  auto site = pickCallSite(frames);
+  ASSERT_TRUE(site);
+  EXPECT_EQ(site->line, 42u);
+  // A project's own directory named like a toolkit component is the user's.
+  EXPECT_FALSE(isRuntimeFrame({"/src/cudaviz/include/draw.cuh", 3, "_Z4drawv"}));
+  EXPECT_FALSE(isRuntimeFrame({"/src/cuda-extras/src/a.cu", 3, "_Z4drawv"}));
+}
+
 TEST(SiteResolver, NoUserFrameMeansNoSite) {
   EXPECT_FALSE(pickCallSite({{"", 0, "cudaMalloc"}, {"", 0, "__libc_start_main"}}));
 }

@@ -144,3 +144,53 @@ TEST(TraceMerge, DescribesRunCountsInPlainEnglish) {
     EXPECT_EQ(describeEvidence(c.check, e), c.want);
   }
 }
+
+// library-default-stream reports an unbound handle at its creation (line 30)
+// with the work it does as related locations (line 32): the probe sees that
+// work as stream-ordered calls inside the library at line 32 (cuBLAS's event
+// records on the handle's stream, on an H100), which confirm the finding;
+// the same site's default-stream observation is not reported again as a
+// run-time-only finding. A bound handle's uses (line 38) refute nothing they
+// are not related to.
+TEST(TraceMerge, LibraryFindingsCollectEvidenceAtTheirRelatedUses) {
+  AnalysisResult r;
+  Finding handle = finding("library-default-stream", 30, 30);
+  handle.related.push_back({{"/src/app.cu", 32, 5}, "does work here (cublasSgemm)"});
+  r.findings = {handle};
+  ProbeTrace t;
+  t.observations = {obs("default-stream", 32, 4, 4), obs("library-default-stream", 32, 4, 4),
+                    obs("default-stream", 38, 4, 0), obs("library-default-stream", 38, 4, 0),
+                    obs("default-stream", 50, 2, 2), obs("library-default-stream", 50, 2, 2)};
+  for (TraceObservation &o : t.observations)
+    o.api = "cudaEventRecord";
+  mergeTrace(t, r);
+  ASSERT_EQ(r.findings.size(), 2u);
+  const Finding &confirmed = r.findings[0];
+  EXPECT_EQ(confirmed.checkId, "library-default-stream");
+  ASSERT_TRUE(confirmed.dynamic);
+  EXPECT_EQ(confirmed.dynamic->status, DynamicStatus::Confirmed);
+  EXPECT_EQ(confirmed.dynamic->calls, 4u);
+  EXPECT_NE(confirmed.message.find("4 of 4 stream-ordered calls inside the library used the "
+                                   "legacy default stream"),
+            std::string::npos)
+      << confirmed.message;
+  // Line 50: no static finding claims it: default-stream reports it once,
+  // library-default-stream never adds its own run-time-only finding.
+  const Finding &runtimeOnly = r.findings[1];
+  EXPECT_EQ(runtimeOnly.checkId, "default-stream");
+  EXPECT_EQ(runtimeOnly.location.line, 50u);
+  ASSERT_TRUE(runtimeOnly.dynamic);
+  EXPECT_EQ(runtimeOnly.dynamic->status, DynamicStatus::RuntimeOnly);
+}
+
+TEST(TraceMerge, OtherChecksDoNotMatchRelatedLocations) {
+  AnalysisResult r;
+  Finding f = finding("default-stream", 10, 10);
+  f.related.push_back({{"/src/app.cu", 12, 3}, "stream declared here"});
+  r.findings = {f};
+  ProbeTrace t;
+  t.observations = {obs("default-stream", 12, 3, 3)};
+  mergeTrace(t, r);
+  ASSERT_TRUE(r.findings[0].dynamic);
+  EXPECT_EQ(r.findings[0].dynamic->status, DynamicStatus::NotReached);
+}
