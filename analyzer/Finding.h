@@ -107,6 +107,11 @@ struct AnalysisResult {
   /// TUs not analyzed because they use no CUDA (no file was named and
   /// --all-translation-units was not given); see analyzer/driver/CudaUsageScan.
   unsigned skippedWithoutCuda = 0;
+  /// TUs whose results came from the project index (docs/index.md).
+  unsigned fromIndex = 0;
+  /// Notes for stderr: damaged index entries, interpolated commands, TUs of
+  /// the whole-program context that could not be analyzed.
+  std::vector<std::string> notes;
 };
 
 } // namespace streamlint

@@ -1,8 +1,7 @@
 #include "analyzer/driver/Analyzer.h"
-#include "analyzer/driver/CudaUsageScan.h"
 
-#include "analyzer/driver/CrashIsolation.h"
-#include "analyzer/driver/TranslationUnitRunner.h"
+#include "analyzer/driver/NamedFiles.h"
+#include "analyzer/driver/UnitAnalysis.h"
 #include "analyzer/reach/ReachResolution.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -11,6 +10,8 @@
 #include "llvm/Support/Threading.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -45,43 +46,70 @@ bool sameFinding(const Finding &a, const Finding &b) {
          a.location.column == b.location.column && a.message == b.message;
 }
 
-/// What translation found wrong with the entry. An options file nvcc could
-/// not open fails the TU as nvcc fails it, whatever clang made of the rest;
-/// otherwise, when the TU fails, what translation could not do (a broken
-/// toolkit) is usually why: said first.
-void addTranslationProblems(const Toolchain &toolchain,
-                            const ClangInvocation &invocation,
-                            TranslationUnitOutcome &outcome) {
-  std::vector<std::string> causes;
-  for (const std::string &error : invocation.errors)
-    causes.push_back("error: in the compile command: " + error);
-  if (!causes.empty() && !outcome.problem) {
-    outcome.problem.emplace();
-    outcome.problem->file = invocation.file;
-    outcome.problem->analyzedPartially = outcome.checksRan;
-  }
-  if (!outcome.problem)
-    return;
-  for (const std::string &note : toolchain.problems)
-    causes.push_back("note: " + note);
-  for (const std::string &note : invocation.warnings)
-    causes.push_back("note: " + note);
-  auto &errors = outcome.problem->errors;
-  errors.insert(errors.begin(), causes.begin(), causes.end());
+/// Which files a run naming files reports in: the named files and the
+/// headers their TUs include; everywhere when no file is named.
+struct ReportScope {
+  bool all = true;
+  std::set<std::string> files;
+  std::set<std::string> namedHeaders;
+  bool covers(const std::string &file) const { return all || files.count(file); }
+};
+
+/// A named header's analysis when no TU of the database includes it: the
+/// nearest entry's command with the header in place of its file.
+std::optional<PlannedUnit> interpolatedHeaderUnit(const AnalysisPlan &plan,
+                                                  const NamedHeader &header) {
+  std::vector<CompileEntry> entries;
+  for (const PlannedUnit &unit : plan.units)
+    if (unit.substituteFile.empty())
+      entries.push_back(unit.entry);
+  if (entries.empty())
+    return std::nullopt;
+  PlannedUnit unit{entries[nearestEntry(entries, header.path)], header.config};
+  unit.substituteFile = header.path;
+  return unit;
 }
 
-/// A TU whose parse crashed: nothing of it is kept, and the report says so.
-TranslationUnitOutcome crashedOutcome(const std::string &file,
-                                      const std::string &what) {
-  TranslationUnitOutcome outcome;
-  outcome.problem.emplace();
-  outcome.problem->file = file;
-  outcome.problem->analyzedPartially = false;
-  outcome.problem->crashed = true;
-  outcome.problem->errors.push_back(
-      "error: clang crashed while parsing this translation unit: " + what +
-      "; none of its findings are reported (every other TU's are)");
-  return outcome;
+/// Named headers are reported through every TU that includes them (their
+/// include lists, read from the index or just parsed); one that no TU
+/// includes is added to `units` with a neighbour's command.
+void addNamedHeaders(const AnalysisPlan &plan, const std::vector<UnitResult> &results,
+                     ReportScope &scope, std::vector<PlannedUnit> &units,
+                     std::vector<std::string> &notes) {
+  std::map<std::string, std::string> realPaths; // included path -> real path
+  auto realPathOf = [&](const std::string &path) -> const std::string & {
+    auto found = realPaths.find(path);
+    if (found == realPaths.end())
+      found = realPaths.emplace(path, normalizedPath(path)).first;
+    return found->second;
+  };
+  for (const NamedHeader &header : plan.namedHeaders) {
+    scope.files.insert(header.path);
+    scope.namedHeaders.insert(header.path);
+    bool included = false;
+    for (size_t i = 0; i < results.size(); ++i)
+      for (const index::IncludedFile &file : results[i].outcome.includes)
+        if (llvm::sys::path::filename(file.path) ==
+                llvm::sys::path::filename(header.path) &&
+            realPathOf(file.path) == header.realPath) {
+          included = true;
+          scope.files.insert(file.path); // as the TU spelled it
+          scope.namedHeaders.insert(file.path);
+        }
+    if (included)
+      continue;
+    std::optional<PlannedUnit> unit = interpolatedHeaderUnit(plan, header);
+    if (!unit) {
+      notes.push_back(header.path + ": no translation unit includes it and the "
+                      "compile database has no entry to borrow a command from; "
+                      "not analyzed");
+      continue;
+    }
+    notes.push_back(header.path + ": no translation unit of the compile database "
+                    "includes it; analyzed with the command of " +
+                    unit->entry.file + " (interpolated)");
+    units.push_back(std::move(*unit));
+  }
 }
 
 } // namespace
@@ -104,70 +132,96 @@ std::string findCompileDatabase(const std::string &start) {
   return "";
 }
 
+/// The index a run reads and writes, if any.
+static std::unique_ptr<index::ProjectIndex> openIndex(const AnalysisPlan &plan) {
+  if (plan.cacheDirectory.empty())
+    return nullptr;
+  return std::make_unique<index::ProjectIndex>(plan.cacheDirectory);
+}
+
 AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
                        const CheckRegistry &registry) {
-  const std::vector<PlannedUnit> &units = plan.units;
-  std::vector<TranslationUnitOutcome> outcomes(units.size());
+  std::vector<PlannedUnit> units = plan.units;
+  std::vector<UnitResult> results(units.size());
+  std::unique_ptr<index::ProjectIndex> index = openIndex(plan);
   unsigned jobs = options.jobs ? options.jobs
                                : std::max(1u, std::thread::hardware_concurrency());
-  {
+  auto runUnits = [&](size_t first) {
     llvm::StdThreadPool pool(llvm::hardware_concurrency(jobs));
-    for (size_t i = 0; i < units.size(); ++i) {
+    for (size_t i = first; i < units.size(); ++i)
       pool.async([&, i] {
-        const PlannedUnit &unit = units[i];
-        auto analyze = [&] {
-          Toolchain toolchain = locateToolchain(&unit.entry);
-          ClangInvocation invocation =
-              translateForClang(unit.entry, toolchain, options.translate);
-          if (options.skipTranslationUnitsWithoutCuda &&
-              !translationUnitUsesCuda(invocation, toolchain)) {
-            outcomes[i].skippedWithoutCuda = true;
-            return;
-          }
-          outcomes[i] = analyzeTranslationUnit(
-              invocation, registry, CheckSelection(unit.config.checks),
-              unit.config.checkOptions);
-          addTranslationProblems(toolchain, invocation, outcomes[i]);
-        };
-        std::optional<std::string> crash;
-        if (options.crashRecovery)
-          crash = runIsolated(analyze);
-        else
-          analyze();
-        if (crash)
-          outcomes[i] = crashedOutcome(unit.entry.file, *crash);
+        bool skip = units[i].reported ? options.skipTranslationUnitsWithoutCuda
+                                      : options.skipContextWithoutCuda;
+        results[i] = analyzePlannedUnit(units[i], skip, options, registry,
+                                        index.get());
       });
-    }
     pool.wait();
-  }
+  };
+  runUnits(0);
 
-  // Outcomes are in database order whatever -j was; sorting makes the
-  // output independent of the order too.
   AnalysisResult result;
-  for (const TranslationUnitOutcome &outcome : outcomes)
-    result.skippedWithoutCuda += outcome.skippedWithoutCuda;
-  result.translationUnits = units.size() - result.skippedWithoutCuda;
-  reach::ProgramSummary program;
+  result.notes = plan.notes;
+  ReportScope scope;
+  scope.all = !plan.namedFiles;
+  size_t databaseUnits = units.size();
+  addNamedHeaders(plan, results, scope, units, result.notes);
+  results.resize(units.size());
+  runUnits(databaseUnits);
+
   std::vector<std::string> mainFiles;
   for (const PlannedUnit &unit : units)
-    mainFiles.push_back(cleanPath(unit.entry.file));
+    mainFiles.push_back(cleanPath(unit.substituteFile.empty() ? unit.entry.file
+                                                              : unit.substituteFile));
+  for (size_t i = 0; i < units.size(); ++i)
+    if (units[i].reported) {
+      scope.files.insert(mainFiles[i]);
+      for (const index::IncludedFile &file : results[i].outcome.includes)
+        scope.files.insert(file.path);
+    }
+  // A named header is reported unless its config excludes it (clang-tidy
+  // reports a file it is asked about); other files as the TU's config says.
+  auto reportedBy = [&](const std::string &file, size_t unit) {
+    if (scope.namedHeaders.count(file))
+      return !units[unit].config.excludes(file);
+    return units[unit].config.reportsIn(file, mainFiles[unit]);
+  };
+
+  reach::ProgramSummary program;
+  unsigned contextProblems = 0;
   for (size_t i = 0; i < units.size(); ++i) {
-    // The TU's config decides which headers it reports in (HeaderFilterRegex,
-    // ExcludePaths).
-    for (Finding &finding : outcomes[i].findings)
-      if (units[i].config.reportsIn(finding.location.file, mainFiles[i]))
+    TranslationUnitOutcome &outcome = results[i].outcome;
+    result.fromIndex += results[i].fromIndex;
+    if (units[i].reported) {
+      result.skippedWithoutCuda += outcome.skippedWithoutCuda;
+      result.translationUnits += !outcome.skippedWithoutCuda;
+    }
+    for (Finding &finding : outcome.findings)
+      if (scope.covers(finding.location.file) && reportedBy(finding.location.file, i))
         result.findings.push_back(std::move(finding));
-    if (outcomes[i].problem)
-      result.problems.push_back(std::move(*outcomes[i].problem));
-    program.add(std::move(outcomes[i].reach));
+    if (outcome.problem && units[i].reported)
+      result.problems.push_back(std::move(*outcome.problem));
+    else if (outcome.problem)
+      ++contextProblems;
+    program.add(std::move(outcome.reach));
   }
+  if (contextProblems)
+    result.notes.push_back(
+        std::to_string(contextProblems) + " other translation unit(s) of the "
+        "compile database, analyzed for whole-program context, could not be "
+        "analyzed fully; findings that depend on them may be missing (a run "
+        "naming no file shows why)");
+  if (index)
+    for (std::string &note : index->takeNotes())
+      result.notes.push_back(std::move(note));
   // Whole-program pass: findings whose verdict depends on other functions
   // or TUs (hot paths through calls, host-callback reach).
   // They are filtered like the others: kept if some TU's config reports there.
   for (Finding &finding : reach::resolveSites(std::move(program))) {
+    if (!scope.covers(finding.location.file))
+      continue;
     bool reported = false;
     for (size_t i = 0; i < units.size() && !reported; ++i)
-      reported = units[i].config.reportsIn(finding.location.file, mainFiles[i]);
+      reported = reportedBy(finding.location.file, i);
     if (reported)
       result.findings.push_back(std::move(finding));
   }
@@ -213,6 +267,14 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
     llvm::sys::path::append(path, "compile_commands.json");
     plan.databasePath = std::string(path);
   }
+  if (options.useIndex) {
+    plan.cacheDirectory = options.cacheDirectory;
+    if (plan.cacheDirectory.empty()) {
+      llvm::SmallString<256> path(llvm::sys::path::parent_path(plan.databasePath));
+      llvm::sys::path::append(path, ".streamlint");
+      plan.cacheDirectory = cleanPath(path);
+    }
+  }
   for (const CompileEntry &entry : *entries)
     plan.databaseFiles.push_back(entry.file);
   if (options.files.empty()) {
@@ -222,26 +284,56 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
   }
 
   // Each entry's path is resolved once (real_path is a syscall per component).
+  plan.namedFiles = true;
   std::vector<std::string> entryPaths;
   for (const CompileEntry &entry : *entries)
     entryPaths.push_back(normalizedPath(entry.file));
-  std::set<size_t> taken;
+  std::set<size_t> named;
+  std::vector<PlannedUnit> interpolated;
+  std::set<std::string> namedHeaders;
   for (const std::string &file : options.files) {
     std::string wanted = normalizedPath(file);
     bool found = false;
-    for (size_t i = 0; i < entries->size(); ++i) {
-      if (entryPaths[i] != wanted)
-        continue;
-      found = true;
-      if (taken.insert(i).second)
-        plan.units.push_back({(*entries)[i], {}});
-    }
-    if (!found && options.skipFilesNotInDatabase)
+    for (size_t i = 0; i < entries->size(); ++i)
+      if (entryPaths[i] == wanted) {
+        found = true;
+        named.insert(i);
+      }
+    if (found)
+      continue;
+    bool exists = llvm::sys::fs::exists(wanted) && !llvm::sys::fs::is_directory(wanted);
+    if (!exists && options.skipFilesNotInDatabase) {
       plan.skippedFiles.push_back(file);
-    else if (!found)
+      continue;
+    }
+    if (!exists)
       return inputError(file + ": no entry for this file in the compile "
-                               "database " + buildPath);
+                               "database " + buildPath + ", and no such file");
+    if (isHeaderFile(wanted)) {
+      if (namedHeaders.insert(wanted).second)
+        plan.namedHeaders.push_back({cleanPath(file), wanted, {}});
+    } else if (options.skipFilesNotInDatabase) {
+      plan.skippedFiles.push_back(file);
+    } else if (!entries->empty()) {
+      // A source the build does not compile (yet): a neighbour's command.
+      PlannedUnit unit{(*entries)[nearestEntry(*entries, cleanPath(file))], {}};
+      unit.substituteFile = cleanPath(file);
+      plan.notes.push_back(unit.substituteFile + ": no entry in the compile "
+                           "database; analyzed with the command of " +
+                           unit.entry.file + " (interpolated)");
+      interpolated.push_back(std::move(unit));
+    } else {
+      plan.skippedFiles.push_back(file);
+    }
   }
+  for (size_t i = 0; i < entries->size(); ++i) {
+    if (named.count(i))
+      plan.units.push_back({(*entries)[i], {}});
+    else if (options.wholeProgramContext || !plan.namedHeaders.empty())
+      plan.units.push_back({(*entries)[i], {}, /*reported=*/false});
+  }
+  for (PlannedUnit &unit : interpolated)
+    plan.units.push_back(std::move(unit));
   return plan;
 }
 
@@ -255,23 +347,41 @@ llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
       unit.config.checks = options.checks;
       unit.config.checkOptions = options.checkOptions;
     }
+    for (NamedHeader &header : plan->namedHeaders) {
+      header.config.checks = options.checks;
+      header.config.checkOptions = options.checkOptions;
+    }
     return plan;
   }
   OptionCatalog catalog = registry.optionCatalog();
   ConfigResolver resolver(*options.config, catalog.checks, catalog);
   std::vector<PlannedUnit> kept;
   for (PlannedUnit &unit : plan->units) {
-    std::string mainFile = cleanPath(unit.entry.file);
+    std::string mainFile = cleanPath(unit.substituteFile.empty() ? unit.entry.file
+                                                                 : unit.substituteFile);
     auto config = resolver.configFor(mainFile);
     if (!config)
       return config.takeError();
     unit.config = std::move(*config);
-    if (unit.config.excludes(mainFile))
-      plan->excludedFiles.push_back(unit.entry.file);
-    else
+    if (!unit.config.excludes(mainFile))
       kept.push_back(std::move(unit));
+    else if (unit.reported)
+      plan->excludedFiles.push_back(unit.substituteFile.empty() ? unit.entry.file
+                                                                : unit.substituteFile);
   }
   plan->units = std::move(kept);
+  std::vector<NamedHeader> headers;
+  for (NamedHeader &header : plan->namedHeaders) {
+    auto config = resolver.configFor(header.path);
+    if (!config)
+      return config.takeError();
+    header.config = std::move(*config);
+    if (header.config.excludes(header.path))
+      plan->excludedFiles.push_back(header.path);
+    else
+      headers.push_back(std::move(header));
+  }
+  plan->namedHeaders = std::move(headers);
   return plan;
 }
 
@@ -290,8 +400,9 @@ listInvocations(const AnalyzerOptions &options) {
     return plan.takeError();
   std::vector<ClangInvocation> invocations;
   for (const PlannedUnit &unit : plan->units)
-    invocations.push_back(translateForClang(unit.entry, locateToolchain(&unit.entry),
-                                            options.translate));
+    if (unit.reported)
+      invocations.push_back(invocationFor(unit, locateToolchain(&unit.entry),
+                                          options.translate));
   return invocations;
 }
 

@@ -33,11 +33,36 @@ struct AnalyzerOptions {
   /// no file is named and --all-translation-units is absent; off for
   /// in-process users and tests unless they ask.
   bool skipTranslationUnitsWithoutCuda = false;
+  /// With files named, analyze (or read from the index) every other TU of
+  /// the database too, for the whole-program pass; only findings in the
+  /// named files (and the headers their TUs include) are reported. Set by
+  /// the command line; off for in-process users and tests unless they ask.
+  bool wholeProgramContext = false;
+  /// Whether context TUs without CUDA are skipped (as a run naming no file
+  /// skips them): the command line sets it unless --all-translation-units.
+  bool skipContextWithoutCuda = false;
+  /// The project index: off unless set; cacheDirectory "" = beside the
+  /// compile database (<dir>/.streamlint).
+  bool useIndex = false;
+  std::string cacheDirectory;
 };
 
 /// One translation unit and the settings it is analyzed with.
 struct PlannedUnit {
   CompileEntry entry;
+  EffectiveConfig config;
+  /// Named on the command line (or all, when none is): its findings and
+  /// problems are reported. Others only give whole-program context.
+  bool reported = true;
+  /// Interpolated: analyze this file with `entry`'s (a neighbour's) command.
+  std::string substituteFile;
+};
+
+/// A header named on the command line: reported through the TUs that
+/// include it, or with a neighbour's command when none does.
+struct NamedHeader {
+  std::string path;      // absolute, clean (as findings' paths are)
+  std::string realPath;  // symbolic links resolved
   EffectiveConfig config;
 };
 
@@ -48,6 +73,10 @@ struct AnalysisPlan {
   std::vector<PlannedUnit> units;
   std::vector<std::string> skippedFiles;  // named, no entry (--skip-files-not-in-database)
   std::vector<std::string> excludedFiles; // matched their config's ExcludePaths
+  bool namedFiles = false;                // files were named: report only theirs
+  std::vector<NamedHeader> namedHeaders;
+  std::string cacheDirectory;             // "" = no project index
+  std::vector<std::string> notes;         // interpolated commands, ...
 };
 
 /// Finds compile_commands.json in `start` or its parents (also under build/).

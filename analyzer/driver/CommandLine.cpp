@@ -2,6 +2,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -174,6 +175,15 @@ cl::opt<bool> allTranslationUnits(
              "named, entries that include no CUDA header and call no CUDA API are skipped "
              "(and counted)"),
     cl::cat(category));
+cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("The project index: per-TU results reused while the command, config and "
+             "every file the TU reads are unchanged (default: STREAMLINT_CACHE_DIR, "
+             "else .streamlint/ beside compile_commands.json; docs/index.md)"),
+    cl::value_desc("dir"), cl::cat(category));
+cl::opt<bool> noCache("no-cache",
+                      cl::desc("Neither read nor write the project index"),
+                      cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary line on stderr"),
                     cl::cat(category));
 cl::opt<bool> crashRecovery(
@@ -262,6 +272,15 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                       "': expected error or warn");
   result.analyzer.skipTranslationUnitsWithoutCuda =
       !allTranslationUnits && result.analyzer.files.empty();
+  // Named files keep whole-program context: the other TUs are read from the
+  // index (or analyzed) as a run naming no file would analyze them.
+  result.analyzer.wholeProgramContext = true;
+  result.analyzer.skipContextWithoutCuda = !allTranslationUnits;
+  result.analyzer.useIndex = !noCache;
+  result.analyzer.cacheDirectory = cacheDir;
+  if (cacheDir.empty())
+    result.analyzer.cacheDirectory =
+        llvm::sys::Process::GetEnv("STREAMLINT_CACHE_DIR").value_or("");
   return result;
 }
 

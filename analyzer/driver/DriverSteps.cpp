@@ -20,6 +20,11 @@ int fail(const llvm::Twine &message, int code) {
   return code;
 }
 
+void printNotes(const AnalysisResult &result) {
+  for (const std::string &note : result.notes)
+    llvm::errs() << "streamlint: note: " << note << "\n";
+}
+
 void printSummary(const AnalysisResult &result) {
   unsigned warnings = 0, notes = 0;
   for (const Finding &finding : result.findings)
@@ -33,6 +38,8 @@ void printSummary(const AnalysisResult &result) {
   if (result.skippedWithoutCuda)
     llvm::errs() << "; " << result.skippedWithoutCuda
                  << " without CUDA skipped (--all-translation-units analyzes them)";
+  if (result.fromIndex)
+    llvm::errs() << "; " << result.fromIndex << " TU result(s) from the index";
   llvm::errs() << "\n";
   for (const TranslationUnitProblem &problem : result.problems) {
     if (!problem.fatalError.empty() && problem.analyzedPartially) {

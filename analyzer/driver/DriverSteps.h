@@ -14,6 +14,9 @@ namespace streamlint {
 /// Prints "streamlint: error: <message>" and returns `code`.
 int fail(const llvm::Twine &message, int code);
 
+/// Notes about the run (index, interpolated commands), on stderr.
+void printNotes(const AnalysisResult &result);
+
 /// The one-line summary and the TUs that could not be analyzed, on stderr.
 void printSummary(const AnalysisResult &result);
 

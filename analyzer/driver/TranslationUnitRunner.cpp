@@ -5,10 +5,15 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+
+#include <set>
 
 namespace streamlint {
 namespace {
@@ -53,6 +58,40 @@ public:
   }
 };
 
+/// The main file and the non-system files clang read, each with the digest
+/// of the bytes it parsed (not re-read: an edit during the parse must make
+/// the entry stale, not hide in it). In-memory shims are part of the key.
+std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources) {
+  std::vector<index::IncludedFile> files;
+  std::set<std::string> seen;
+  for (unsigned i = 0, n = sources.local_sloc_entry_size(); i < n; ++i) {
+    const clang::SrcMgr::SLocEntry &entry = sources.getLocalSLocEntry(i);
+    if (!entry.isFile())
+      continue;
+    const clang::SrcMgr::FileInfo &file = entry.getFile();
+    if (clang::SrcMgr::isSystem(file.getFileCharacteristic()))
+      continue;
+    const clang::SrcMgr::ContentCache &content = file.getContentCache();
+    clang::OptionalFileEntryRef origin = content.OrigEntry;
+    if (!origin)
+      continue;
+    llvm::SmallString<256> path(origin->getName());
+    llvm::sys::fs::make_absolute(path);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    if (llvm::StringRef(path).starts_with(kVirtualShimDir) ||
+        !seen.insert(std::string(path)).second)
+      continue;
+    std::string digest;
+    if (std::optional<llvm::MemoryBufferRef> buffer = content.getBufferIfLoaded())
+      digest = index::sha256Hex(buffer->getBuffer());
+    else
+      digest = index::fileSha256(std::string(path));
+    // The main file's entry is created first, so it comes first.
+    files.push_back({std::string(path), digest});
+  }
+  return files;
+}
+
 /// What one TU's check run reads and where it writes.
 struct CheckRun {
   const ClangInvocation &invocation;
@@ -94,6 +133,7 @@ public:
       if (check->needs() & NeedsCallGraph)
         check->checkCallGraph(reach);
     run_.outcome.reach = reach.takeSummary();
+    run_.outcome.includes = filesRead(ast.getSourceManager());
     run_.outcome.findings = context.takeFindings();
     run_.outcome.checksRan = true;
   }

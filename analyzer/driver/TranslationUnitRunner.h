@@ -4,6 +4,7 @@
 #include "analyzer/Finding.h"
 #include "analyzer/analysis/CheckOptions.h"
 #include "analyzer/compiledb/CompileDatabase.h"
+#include "analyzer/index/IndexEntry.h"
 #include "analyzer/reach/ReachSummary.h"
 #include "checks/CheckRegistry.h"
 
@@ -20,6 +21,9 @@ struct TranslationUnitOutcome {
   bool skippedWithoutCuda = false; // not analyzed: it uses no CUDA
   /// This TU's call graph and deferred sites for the whole-program pass.
   reach::TranslationUnitSummary reach;
+  /// The main file and every non-system file clang read, with the SHA-256
+  /// of the bytes it parsed (the project index's dependencies).
+  std::vector<index::IncludedFile> includes;
 };
 
 /// Parses `invocation` and runs every check `selection` enables. Never

@@ -43,6 +43,7 @@ int main(int argc, const char **argv) {
   if (std::string note = skippedFilesNote(*plan); !note.empty())
     llvm::errs() << note << "\n";
   AnalysisResult result = runPlan(*plan, options->analyzer, registry);
+  printNotes(result);
   if (!options->tracePath.empty())
     if (llvm::Error error = mergeTraceFile(options->tracePath, result))
       return fail(llvm::toString(std::move(error)), ExitUsageError);

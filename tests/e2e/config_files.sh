@@ -82,10 +82,14 @@ expect_stderr "both .streamlint.yaml and .streamlint.json"
 rm "$P/.streamlint.json"
 printf "Checks: '-*,device-sync'\n" >"$P/.streamlint.yaml"
 
-# Files without an entry (a header, a new file) are skipped when asked.
-run 2 "named header is an error by default" inc/h.cuh
+# A named header is analyzed through the TU that includes it (issue 12),
+# with that TU's config (here: device-sync only); sources without an entry
+# are skipped when asked.
+run "$F" "named header is analyzed" inc/h.cuh
+expect_stdout "inc/h.cuh:2:"; lacks_stdout "a.cu:2:"
 run "$F" "--skip-files-not-in-database" --skip-files-not-in-database inc/h.cuh a.cu new.cu
-expect_stderr "streamlint: skipped 2 files not in compile_commands.json: inc/h.cuh new.cu"
-run 0 "only skipped files: nothing to do" --skip-files-not-in-database inc/h.cuh
+expect_stderr "streamlint: skipped 1 file not in compile_commands.json: new.cu"
+expect_stdout "inc/h.cuh:2:"; expect_stdout "a.cu:2:"
+run 0 "only skipped files: nothing to do" --skip-files-not-in-database new.cu
 expect_stderr "skipped 1 file not in"
 finish

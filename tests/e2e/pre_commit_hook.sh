@@ -25,6 +25,12 @@ mkdir -p "$P/build" "$P/src"
 cat >"$P/src/bad.cu" <<'CU'
 #include <cuda_runtime.h>
 void stepSync() { cudaDeviceSynchronize(); }
+#include "sync.cuh"
+CU
+cat >"$P/src/sync.cuh" <<'CU'
+#pragma once
+#include <cuda_runtime.h>
+inline void loopSync(int n) { for (int i = 0; i < n; ++i) cudaDeviceSynchronize(); }
 CU
 cat >"$P/src/good.cu" <<'CU'
 #include <cuda_runtime.h>
@@ -54,11 +60,20 @@ case $F in 0|1) ;; *) fail "streamlint on bad.cu: exit $F" ;; esac
 expect_exit "$F" "hook on a finding" -- pre-commit try-repo "$HOOKS" streamlint --all-files --verbose
 expect_stdout "src/bad.cu:2:19: "
 expect_stdout "[device-sync]"
-expect_stdout "streamlint: skipped 2 files not in build/compile_commands.json: src/kernels.cuh src/tool.cpp"
+expect_stdout "src/sync.cuh:3:"
+expect_stdout "streamlint: skipped 1 file not in build/compile_commands.json: src/tool.cpp"
 grep -q "README.md" "$WORK/out" && fail "README.md was passed to the hook"
 
 expect_exit 0 "hook on clean files" -- pre-commit try-repo "$HOOKS" streamlint --files src/good.cu src/kernels.cuh
 expect_stdout "Passed"
+# A staged header alone (issue 12): analyzed through bad.cu, which includes
+# it; only the header's finding is reported. One no TU includes borrows a
+# neighbour's command.
+expect_exit 1 "hook on a staged header" -- pre-commit try-repo "$HOOKS" streamlint --files src/sync.cuh
+expect_stdout "src/sync.cuh:3:"
+grep -q "src/bad.cu:2:" "$WORK/out" && fail "a staged header reported its includer's findings"
+expect_exit 0 "hook on a header no TU includes" -- pre-commit try-repo "$HOOKS" streamlint --verbose --files src/kernels.cuh
+expect_stdout "kernels.cuh: no translation unit of the compile database includes it"
 
 # A real .pre-commit-config.yaml pinning the hooks repository's commit, with -p.
 rev=$(git -C "$HOOKS" rev-parse HEAD)

@@ -1,0 +1,134 @@
+#include "analyzer/driver/UnitAnalysis.h"
+
+#include "analyzer/driver/CrashIsolation.h"
+#include "analyzer/driver/CudaUsageScan.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace streamlint {
+namespace {
+
+/// What translation found wrong with the entry. An options file nvcc could
+/// not open fails the TU as nvcc fails it, whatever clang made of the rest;
+/// otherwise, when the TU fails, what translation could not do (a broken
+/// toolkit) is usually why: said first.
+void addTranslationProblems(const Toolchain &toolchain,
+                            const ClangInvocation &invocation,
+                            TranslationUnitOutcome &outcome) {
+  std::vector<std::string> causes;
+  for (const std::string &error : invocation.errors)
+    causes.push_back("error: in the compile command: " + error);
+  if (!causes.empty() && !outcome.problem) {
+    outcome.problem.emplace();
+    outcome.problem->file = invocation.file;
+    outcome.problem->analyzedPartially = outcome.checksRan;
+  }
+  if (!outcome.problem)
+    return;
+  for (const std::string &note : toolchain.problems)
+    causes.push_back("note: " + note);
+  for (const std::string &note : invocation.warnings)
+    causes.push_back("note: " + note);
+  auto &errors = outcome.problem->errors;
+  errors.insert(errors.begin(), causes.begin(), causes.end());
+}
+
+/// A TU whose parse crashed: nothing of it is kept, and the report says so.
+TranslationUnitOutcome crashedOutcome(const std::string &file,
+                                      const std::string &what) {
+  TranslationUnitOutcome outcome;
+  outcome.problem.emplace();
+  outcome.problem->file = file;
+  outcome.problem->analyzedPartially = false;
+  outcome.problem->crashed = true;
+  outcome.problem->errors.push_back(
+      "error: clang crashed while parsing this translation unit: " + what +
+      "; none of its findings are reported (every other TU's are)");
+  return outcome;
+}
+
+} // namespace
+
+ClangInvocation invocationFor(const PlannedUnit &unit, const Toolchain &toolchain,
+                              const TranslateOptions &options) {
+  ClangInvocation invocation = translateForClang(unit.entry, toolchain, options);
+  // Interpolated: the neighbour's command (its language, `-x`, included)
+  // with the named file in place of the neighbour's, as clangd does.
+  if (!unit.substituteFile.empty() && !invocation.args.empty()) {
+    invocation.args.back() = unit.substituteFile;
+    invocation.file = unit.substituteFile;
+  }
+  return invocation;
+}
+
+std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchain,
+                    const EffectiveConfig &config) {
+  std::vector<std::string> parts = {index::toolIdentity(), invocation.directory,
+                                    invocation.file,
+                                    llvm::join(invocation.args, std::string(1, '\0'))};
+  for (const auto &[path, contents] : invocation.virtualFiles) {
+    parts.push_back(path);
+    parts.push_back(index::sha256Hex(contents));
+  }
+  parts.push_back(toolchain.cudaPath + "\n" + toolchain.clangResourceDir + "\n" +
+                  std::to_string(toolchain.cudaVersionMajor) + "." +
+                  std::to_string(toolchain.cudaVersionMinor) + "." +
+                  std::to_string(toolchain.cudaVersionBuild));
+  parts.push_back(llvm::join(toolchain.problems, "\n"));
+  parts.push_back(invocation.perThreadDefaultStream ? "ptds" : "legacy");
+  parts.push_back("checks=" + config.checks);
+  for (const auto &[name, value] : config.checkOptions.all())
+    parts.push_back(name + "=" + value);
+  return index::keyOf(parts);
+}
+
+UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
+                              const AnalyzerOptions &options,
+                              const CheckRegistry &registry,
+                              index::ProjectIndex *index) {
+  UnitResult result;
+  auto analyze = [&] {
+    Toolchain toolchain = locateToolchain(&unit.entry);
+    ClangInvocation invocation = invocationFor(unit, toolchain, options.translate);
+    if (skipWithoutCuda && !translationUnitUsesCuda(invocation, toolchain)) {
+      result.outcome.skippedWithoutCuda = true;
+      return;
+    }
+    std::string key;
+    if (index) {
+      key = unitKey(invocation, toolchain, unit.config);
+      if (std::optional<index::IndexedUnit> cached = index->lookup(key)) {
+        result.outcome.findings = std::move(cached->findings);
+        result.outcome.reach = std::move(cached->reach);
+        result.outcome.includes = std::move(cached->includes);
+        result.outcome.checksRan = true;
+        result.fromIndex = true;
+        addTranslationProblems(toolchain, invocation, result.outcome);
+        return;
+      }
+    }
+    result.outcome = analyzeTranslationUnit(invocation, registry,
+                                            CheckSelection(unit.config.checks),
+                                            unit.config.checkOptions);
+    // Only clean results are kept: a TU with errors (a missing header, say)
+    // may parse differently once the cause is fixed outside its files.
+    if (index && !result.outcome.problem && invocation.errors.empty() &&
+        !result.outcome.includes.empty())
+      index->store(key, {result.outcome.findings, result.outcome.reach,
+                         result.outcome.includes});
+    addTranslationProblems(toolchain, invocation, result.outcome);
+  };
+  std::optional<std::string> crash;
+  if (options.crashRecovery)
+    crash = runIsolated(analyze);
+  else
+    analyze();
+  if (crash) {
+    result.outcome = crashedOutcome(
+        unit.substituteFile.empty() ? unit.entry.file : unit.substituteFile, *crash);
+    result.fromIndex = false;
+  }
+  return result;
+}
+
+} // namespace streamlint

@@ -1,0 +1,33 @@
+#pragma once
+// Analyzing one planned translation unit through the project index: the
+// entry is reused when its key (tool, command, config) and the digests of
+// every file the TU read still match; otherwise the TU is parsed and stored.
+
+#include "analyzer/driver/Analyzer.h"
+#include "analyzer/driver/TranslationUnitRunner.h"
+#include "analyzer/index/ProjectIndex.h"
+
+namespace streamlint {
+
+struct UnitResult {
+  TranslationUnitOutcome outcome;
+  bool fromIndex = false;
+};
+
+/// Translates, (optionally) skips a TU without CUDA, then reads the index or
+/// parses; crashes are isolated when options.crashRecovery. `index` may be null.
+UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
+                              const AnalyzerOptions &options,
+                              const CheckRegistry &registry,
+                              index::ProjectIndex *index);
+
+/// The index key of a TU: tool identity, translated command, toolchain,
+/// in-memory files and the checks and options it runs with.
+std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchain,
+                    const EffectiveConfig &config);
+
+/// The clang invocation for a unit, with an interpolated file substituted.
+ClangInvocation invocationFor(const PlannedUnit &unit, const Toolchain &toolchain,
+                              const TranslateOptions &options);
+
+} // namespace streamlint

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The project index on a real compile database, all figures from this one
+# invocation (ratios against the cold run measured here): cold, warm on an
+# unchanged tree, one .cu edited, one widely included header edited, a named
+# file with a warm index vs the same file alone, peak memory. Never writes to
+# the project: the edited .cu is a copy (its entry points at it, `-iquote`
+# keeps its includes) and the header lives in a copy of INCLUDE_DIR that every
+# entry's -I is redirected to.
+#
+# Usage: run_index_bench.sh <compile_commands.json> [streamlint]
+#   SAMPLE=N       every Nth entry (default 1: all)
+#   JOBS=N         -j for every run (default 2)
+#   INCLUDE_DIR=D  a -I directory of the project to copy and redirect
+#   HEADER=F       a file in INCLUDE_DIR to edit (its includers re-analyzed)
+# Example (NVIDIA/cuda-samples, configure-only database):
+#   SAMPLE=4 INCLUDE_DIR=/src/cuda-samples/Common HEADER=helper_string.h \
+#     bench/index/run_index_bench.sh /src/cuda-samples/build/compile_commands.json
+set -u
+db=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+streamlint=$(realpath "${2:-$here/../../build/bin/streamlint}")
+SAMPLE=${SAMPLE:-1}; JOBS=${JOBS:-2}
+command -v jq >/dev/null || { echo "needs jq" >&2; exit 2; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/db" "$work/alone" "$work/touched"
+
+# The sampled database; the first sampled .cu is the one edited.
+jq --argjson n "$SAMPLE" '[to_entries[] | select(.key % $n == 0) | .value]' "$db" >"$work/sampled.json"
+if [ -n "${INCLUDE_DIR:-}" ]; then
+  cp -r "$INCLUDE_DIR" "$work/include-copy"
+  jq --arg from "$INCLUDE_DIR" --arg to "$work/include-copy" \
+    '[.[] | (if .command then .command |= gsub("-I" + $from; "-I" + $to) else . end)
+          | (if .arguments then .arguments |= map(gsub("^-I" + $from; "-I" + $to)) else . end)]' \
+    "$work/sampled.json" >"$work/redirected.json"
+  mv "$work/redirected.json" "$work/sampled.json"
+fi
+first=$(jq -r '[.[] | select(.file | endswith(".cu"))][0].file' "$work/sampled.json")
+cp "$first" "$work/touched/"
+copy="$work/touched/$(basename "$first")"
+jq --arg from "$first" --arg to "$copy" --arg dir "$(dirname "$first")" \
+  '[.[] | if .file == $from then
+      (.file = $to
+       | (if .command then .command |= (sub(" " + $from; " -iquote " + $dir + " " + $to)) else . end)
+       | (if .arguments then .arguments |= (map(if . == $from then $to else . end) + ["-iquote", $dir]) else . end))
+    else . end]' "$work/sampled.json" >"$work/db/compile_commands.json"
+jq --arg f "$copy" '[.[] | select(.file == $f)]' "$work/db/compile_commands.json" \
+  >"$work/alone/compile_commands.json"
+units=$(jq length "$work/db/compile_commands.json")
+
+# run NAME ARGS...: wall seconds in $work/NAME.time, peak KiB in NAME.mem.
+run() {
+  local name=$1; shift
+  local start end
+  start=$(date +%s.%N)
+  /usr/bin/time -f %M -o "$work/$name.mem" "$streamlint" -j "$JOBS" --format json \
+    -o "$work/$name.json" "$@" 2>"$work/$name.err"
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc >"$work/$name.time"
+}
+t() { cat "$work/$1.time"; }
+from_index() { grep -o '[0-9]* TU result(s) from the index' "$work/$1.err" | cut -d' ' -f1 | grep . || echo 0; }
+ratio() { echo "scale=3; $1 / $2" | bc; }
+
+run cold -p "$work/db"
+run warm -p "$work/db"
+cmp -s "$work/cold.json" "$work/warm.json" && same=yes || same=NO
+echo "// edited by run_index_bench.sh" >>"$copy"
+run cu -p "$work/db"
+run alone -p "$work/alone" --no-cache
+run named -p "$work/db" "$copy"
+if [ -n "${HEADER:-}" ]; then
+  echo "// edited by run_index_bench.sh" >>"$work/include-copy/$HEADER"
+  run header -p "$work/db"
+fi
+
+echo "database: $db (every ${SAMPLE}th entry: $units TUs), -j$JOBS, $(nproc) cores"
+echo "streamlint: $streamlint"
+printf 'cold                      %7.2f s  (peak %d MiB)\n' "$(t cold)" $(( $(cat "$work/cold.mem") / 1024 ))
+printf 'warm, unchanged tree      %7.2f s  = %s of cold (peak %d MiB); %s of %s TUs from the index; same report: %s\n' \
+  "$(t warm)" "$(ratio "$(t warm)" "$(t cold)")" $(( $(cat "$work/warm.mem") / 1024 )) "$(from_index warm)" "$units" "$same"
+printf 'one .cu edited            %7.2f s  = %s of cold; that TU alone (no index) %.2f s; overhead beyond it %s of cold\n' \
+  "$(t cu)" "$(ratio "$(t cu)" "$(t cold)")" "$(t alone)" "$(ratio "$(echo "$(t cu) - $(t alone)" | bc)" "$(t cold)")"
+printf 'named file, warm index    %7.2f s  = %s of the same file alone without the index (%.2f s)\n' \
+  "$(t named)" "$(ratio "$(t named)" "$(t alone)")" "$(t alone)"
+if [ -n "${HEADER:-}" ]; then
+  printf 'header %-18s %7.2f s  = %s of cold; %s of %s TUs re-analyzed\n' "$HEADER" \
+    "$(t header)" "$(ratio "$(t header)" "$(t cold)")" "$(( units - $(from_index header) ))" "$units"
+fi
