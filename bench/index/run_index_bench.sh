@@ -29,8 +29,8 @@ jq --argjson n "$SAMPLE" '[to_entries[] | select(.key % $n == 0) | .value]' "$db
 if [ -n "${INCLUDE_DIR:-}" ]; then
   cp -r "$INCLUDE_DIR" "$work/include-copy"
   jq --arg from "$INCLUDE_DIR" --arg to "$work/include-copy" \
-    '[.[] | (if .command then .command |= gsub("-I" + $from; "-I" + $to) else . end)
-          | (if .arguments then .arguments |= map(gsub("^-I" + $from; "-I" + $to)) else . end)]' \
+    '[.[] | (if .command then .command |= (split("-I" + $from) | join("-I" + $to)) else . end)
+          | (if .arguments then .arguments |= map(if . == "-I" + $from then "-I" + $to else . end) else . end)]' \
     "$work/sampled.json" >"$work/redirected.json"
   mv "$work/redirected.json" "$work/sampled.json"
 fi
@@ -40,7 +40,7 @@ copy="$work/touched/$(basename "$first")"
 jq --arg from "$first" --arg to "$copy" --arg dir "$(dirname "$first")" \
   '[.[] | if .file == $from then
       (.file = $to
-       | (if .command then .command |= (sub(" " + $from; " -iquote " + $dir + " " + $to)) else . end)
+       | (if .command then .command |= (split(" " + $from) | join(" -iquote " + $dir + " " + $to)) else . end)
        | (if .arguments then .arguments |= (map(if . == $from then $to else . end) + ["-iquote", $dir]) else . end))
     else . end]' "$work/sampled.json" >"$work/db/compile_commands.json"
 jq --arg f "$copy" '[.[] | select(.file == $f)]' "$work/db/compile_commands.json" \
