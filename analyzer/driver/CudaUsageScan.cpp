@@ -36,6 +36,9 @@ bool looksLikeCudaApi(llvm::StringRef name) {
 struct ScanState {
   std::vector<std::string> toolkitIncludeDirs;
   bool usesCuda = false;
+  /// Lexed to the end without errors. Kept here, not in the action: the
+  /// ToolInvocation owns the action and destroys it when the run ends.
+  bool finished = false;
 };
 
 class IncludeWatcher : public clang::PPCallbacks {
@@ -66,7 +69,6 @@ private:
 class CudaScanAction : public clang::PreprocessorFrontendAction {
 public:
   explicit CudaScanAction(ScanState &state) : state_(state) {}
-  bool finished = false;
 
 protected:
   void ExecuteAction() override {
@@ -89,7 +91,7 @@ protected:
       }
       previous = token;
     } while (token.isNot(clang::tok::eof));
-    finished = !pp.getDiagnostics().hasErrorOccurred();
+    state_.finished = !pp.getDiagnostics().hasErrorOccurred();
   }
 
 private:
@@ -122,15 +124,14 @@ bool translationUnitUsesCuda(const ClangInvocation &invocation,
   fileSystem->setCurrentWorkingDirectory(invocation.directory);
   auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(
       clang::FileSystemOptions(), fileSystem);
-  auto action = std::make_unique<CudaScanAction>(state);
-  CudaScanAction *scan = action.get();
   clang::IgnoringDiagConsumer quiet;
-  clang::tooling::ToolInvocation tool(args, std::move(action), files.get());
+  clang::tooling::ToolInvocation tool(args, std::make_unique<CudaScanAction>(state),
+                                      files.get());
   tool.setDiagnosticConsumer(&quiet);
   bool ran = tool.run();
   if (state.usesCuda)
     return true;
-  return !(ran && scan->finished);
+  return !(ran && state.finished);
 }
 
 } // namespace streamlint

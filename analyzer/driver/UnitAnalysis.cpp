@@ -101,6 +101,7 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
         result.outcome.findings = std::move(cached->findings);
         result.outcome.reach = std::move(cached->reach);
         result.outcome.includes = std::move(cached->includes);
+        result.outcome.problem = std::move(cached->problem);
         result.outcome.checksRan = true;
         result.fromIndex = true;
         addTranslationProblems(toolchain, invocation, result.outcome);
@@ -110,12 +111,15 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
     result.outcome = analyzeTranslationUnit(invocation, registry,
                                             CheckSelection(unit.config.checks),
                                             unit.config.checkOptions);
-    // Only clean results are kept: a TU with errors (a missing header, say)
-    // may parse differently once the cause is fixed outside its files.
-    if (index && !result.outcome.problem && invocation.errors.empty() &&
+    // Clean results and recoverable errors are kept; a fatal error (a
+    // missing header) may go away by a change outside the files read.
+    const std::optional<TranslationUnitProblem> &problem = result.outcome.problem;
+    bool recoverable = !problem || (problem->fatalError.empty() && !problem->crashed &&
+                                    result.outcome.checksRan);
+    if (index && recoverable && invocation.errors.empty() &&
         !result.outcome.includes.empty())
       index->store(key, {result.outcome.findings, result.outcome.reach,
-                         result.outcome.includes});
+                         result.outcome.includes, problem});
     addTranslationProblems(toolchain, invocation, result.outcome);
   };
   std::optional<std::string> crash;

@@ -130,6 +130,10 @@ std::string entryToJson(const std::string &key, const IndexedUnit &unit) {
             {"includes", includes},
             {"findings", findingsJson(unit.findings)},
             {"reach", json::parse(reach::toJson(unit.reach))}};
+  if (unit.problem)
+    j["problem"] = {{"file", unit.problem->file},
+                    {"errors", unit.problem->errors},
+                    {"analyzedPartially", unit.problem->analyzedPartially}};
   // The last member: a truncated file never parses as a complete entry.
   j["complete"] = true;
   return j.dump();
@@ -153,6 +157,13 @@ bool entryFromJson(const std::string &text, const std::string &origin,
                                  file.at(1).get<std::string>()});
     for (const json &f : j.at("findings"))
       parsed.findings.push_back(findingFrom(f));
+    if (j.contains("problem")) {
+      const json &problem = j.at("problem");
+      parsed.problem.emplace();
+      parsed.problem->file = problem.at("file").get<std::string>();
+      parsed.problem->errors = problem.at("errors").get<std::vector<std::string>>();
+      parsed.problem->analyzedPartially = problem.at("analyzedPartially").get<bool>();
+    }
     if (!reach::fromJson(j.at("reach").dump(), origin, parsed.reach, error))
       return false;
     if (parsed.includes.empty()) {

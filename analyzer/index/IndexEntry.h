@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct IndexedUnit {
   std::vector<Finding> findings;         // before header filtering
   reach::TranslationUnitSummary reach;
   std::vector<IncludedFile> includes;    // main file first
+  /// Recoverable compile errors (no fatal error): they depend only on the
+  /// files read, so the partial analysis is kept like a clean one.
+  std::optional<TranslationUnitProblem> problem;
 };
 
 /// Lowercase hex SHA-256 of `bytes`.

@@ -29,8 +29,8 @@ jq --argjson n "$SAMPLE" '[to_entries[] | select(.key % $n == 0) | .value]' "$db
 if [ -n "${INCLUDE_DIR:-}" ]; then
   cp -r "$INCLUDE_DIR" "$work/include-copy"
   jq --arg from "$INCLUDE_DIR" --arg to "$work/include-copy" \
-    '[.[] | (if .command then .command |= gsub("-I" + $from; "-I" + $to) else . end)
-          | (if .arguments then .arguments |= map(gsub("^-I" + $from; "-I" + $to)) else . end)]' \
+    '[.[] | (if .command then .command |= (split("-I" + $from) | join("-I" + $to)) else . end)
+          | (if .arguments then .arguments |= map(if . == "-I" + $from then "-I" + $to else . end) else . end)]' \
     "$work/sampled.json" >"$work/redirected.json"
   mv "$work/redirected.json" "$work/sampled.json"
 fi
@@ -40,7 +40,7 @@ copy="$work/touched/$(basename "$first")"
 jq --arg from "$first" --arg to "$copy" --arg dir "$(dirname "$first")" \
   '[.[] | if .file == $from then
       (.file = $to
-       | (if .command then .command |= (sub(" " + $from; " -iquote " + $dir + " " + $to)) else . end)
+       | (if .command then .command |= (split(" " + $from) | join(" -iquote " + $dir + " " + $to)) else . end)
        | (if .arguments then .arguments |= (map(if . == $from then $to else . end) + ["-iquote", $dir]) else . end))
     else . end]' "$work/sampled.json" >"$work/db/compile_commands.json"
 jq --arg f "$copy" '[.[] | select(.file == $f)]' "$work/db/compile_commands.json" \
@@ -58,6 +58,7 @@ run() {
   echo "$end - $start" | bc >"$work/$name.time"
 }
 t() { cat "$work/$1.time"; }
+mib() { echo $(( $(tail -1 "$work/$1.mem") / 1024 )); } # time -f %M: KiB, last line
 from_index() { grep -o '[0-9]* TU result(s) from the index' "$work/$1.err" | cut -d' ' -f1 | grep . || echo 0; }
 ratio() { echo "scale=3; $1 / $2" | bc; }
 
@@ -75,9 +76,9 @@ fi
 
 echo "database: $db (every ${SAMPLE}th entry: $units TUs), -j$JOBS, $(nproc) cores"
 echo "streamlint: $streamlint"
-printf 'cold                      %7.2f s  (peak %d MiB)\n' "$(t cold)" $(( $(cat "$work/cold.mem") / 1024 ))
+printf 'cold                      %7.2f s  (peak %d MiB)\n' "$(t cold)" "$(mib cold)"
 printf 'warm, unchanged tree      %7.2f s  = %s of cold (peak %d MiB); %s of %s TUs from the index; same report: %s\n' \
-  "$(t warm)" "$(ratio "$(t warm)" "$(t cold)")" $(( $(cat "$work/warm.mem") / 1024 )) "$(from_index warm)" "$units" "$same"
+  "$(t warm)" "$(ratio "$(t warm)" "$(t cold)")" "$(mib warm)" "$(from_index warm)" "$units" "$same"
 printf 'one .cu edited            %7.2f s  = %s of cold; that TU alone (no index) %.2f s; overhead beyond it %s of cold\n' \
   "$(t cu)" "$(ratio "$(t cu)" "$(t cold)")" "$(t alone)" "$(ratio "$(echo "$(t cu) - $(t alone)" | bc)" "$(t cold)")"
 printf 'named file, warm index    %7.2f s  = %s of the same file alone without the index (%.2f s)\n' \

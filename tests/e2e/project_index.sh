@@ -202,4 +202,23 @@ grep -q "new.cu: no entry in the compile database; analyzed with the command of"
 run missing nothere.cuh; code=$?
 [ "$code" = 2 ] || fail "missing file: exit $code, expected 2"
 grep -q "nothere.cuh: no entry for this file in the compile database .*, and no such file" "$WORK/missing.err" || fail "missing file: no error"
+
+# --- 7. recoverable compile errors are kept; a fatal one is parsed again ------
+P=$WORK/errors
+mkdir -p "$P"
+printf '#include <cuda_runtime.h>\nvoid f(int n) { for (int i = 0; i < n; ++i) cudaDeviceSynchronize(); not_declared(); }\n' >"$P/bad.cu"
+printf '#include <cuda_runtime.h>\n#include "missing.cuh"\n' >"$P/fatal.cu"
+make_database "$P"
+cd "$P" || exit 1
+run errcold; code=$?
+[ "$code" = 3 ] || fail "compile errors: exit $code, expected 3"
+run errwarm; code=$?
+[ "$code" = 3 ] || fail "compile errors, warm: exit $code, expected 3"
+expect_from_index errwarm 1 "recoverable errors kept, fatal not"
+grep -q "not_declared" "$WORK/errwarm.err" || fail "the kept TU's compile error is not reported"
+grep -q "missing.cuh" "$WORK/errwarm.err" || fail "the fatal error is not reported"
+cmp -s "$WORK/errcold.json" "$WORK/errwarm.json" || fail "warm report with compile errors differs"
+printf '#pragma once\n' >missing.cuh
+run errfixed; expect_from_index errfixed 1 "the header that was missing now exists"
+grep -q "missing.cuh" "$WORK/errfixed.err" && fail "a stale fatal error was reported"
 finish
