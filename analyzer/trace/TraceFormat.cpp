@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
+#include <stdexcept>
+
 namespace streamlint {
 
 const std::vector<std::string> &probeCheckIds() {
@@ -40,6 +43,36 @@ std::string writeTraceJson(const ProbeTrace &trace) {
   return doc.dump(2) + "\n";
 }
 
+namespace {
+/// A count: an integer that fits. nlohmann converts a float such as 8.9e101
+/// to an integer with undefined behaviour (found by fuzz_trace under UBSan),
+/// so anything but an integer is an error here.
+template <typename Integer>
+Integer integerField(const nlohmann::json &object, const char *key, bool required,
+                     Integer fallback = 0) {
+  auto it = object.find(key);
+  if (it == object.end()) {
+    if (required)
+      throw std::runtime_error(std::string("missing \"") + key + "\"");
+    return fallback;
+  }
+  if (!it->is_number_integer())
+    throw std::runtime_error(std::string("\"") + key + "\" is not an integer");
+  if (it->is_number_unsigned()) {
+    auto value = it->get<std::uint64_t>();
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<Integer>::max()))
+      throw std::runtime_error(std::string("\"") + key + "\" is out of range");
+    return static_cast<Integer>(value);
+  }
+  auto value = it->get<std::int64_t>();
+  if (value < static_cast<std::int64_t>(std::numeric_limits<Integer>::min()) ||
+      (value > 0 && static_cast<std::uint64_t>(value) >
+                        static_cast<std::uint64_t>(std::numeric_limits<Integer>::max())))
+    throw std::runtime_error(std::string("\"") + key + "\" is out of range");
+  return static_cast<Integer>(value);
+}
+} // namespace
+
 bool readTraceJson(const std::string &text, ProbeTrace &trace,
                    std::string &error) {
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
@@ -47,36 +80,42 @@ bool readTraceJson(const std::string &text, ProbeTrace &trace,
     error = "not JSON";
     return false;
   }
-  if (doc.value("format", "") != "streamlint-trace") {
+  // value() throws when the key holds another type ("format": 0): test the
+  // type first (found by fuzz_trace).
+  auto format = doc.find("format");
+  if (format == doc.end() || !format->is_string() || *format != "streamlint-trace") {
     error = "not a streamlint trace (no \"format\": \"streamlint-trace\")";
     return false;
   }
   try {
-    trace.version = doc.at("version").get<int>();
+    trace.version = integerField<int>(doc, "version", true);
     if (trace.version != 1) {
       error = "unsupported trace version " + std::to_string(trace.version);
       return false;
     }
     trace.program = doc.value("program", "");
-    trace.exitStatus = doc.value("exit_status", 0);
-    trace.droppedCalls = doc.value("dropped_calls", std::uint64_t(0));
-    trace.processes = doc.value("processes", 0u);
+    trace.exitStatus = integerField<int>(doc, "exit_status", false);
+    trace.droppedCalls = integerField<std::uint64_t>(doc, "dropped_calls", false);
+    trace.processes = integerField<unsigned>(doc, "processes", false);
     for (const nlohmann::json &s : doc.at("observations")) {
       TraceObservation o;
       o.check = s.at("check").get<std::string>();
       o.file = s.at("file").get<std::string>();
-      o.line = s.at("line").get<unsigned>();
+      o.line = integerField<unsigned>(s, "line", true);
       o.fileGuessed = s.value("file_guessed", false);
       o.function = s.value("function", "");
       o.api = s.value("api", "");
-      o.calls = s.at("calls").get<std::uint64_t>();
-      o.misuses = s.at("misuses").get<std::uint64_t>();
+      o.calls = integerField<std::uint64_t>(s, "calls", true);
+      o.misuses = integerField<std::uint64_t>(s, "misuses", true);
       o.hostTimeUs = s.value("host_time_us", 0.0);
-      o.bytes = s.value("bytes", std::uint64_t(0));
+      o.bytes = integerField<std::uint64_t>(s, "bytes", false);
       o.detail = s.value("detail", "");
       trace.observations.push_back(std::move(o));
     }
   } catch (const nlohmann::json::exception &e) {
+    error = std::string("malformed trace: ") + e.what();
+    return false;
+  } catch (const std::runtime_error &e) {
     error = std::string("malformed trace: ") + e.what();
     return false;
   }

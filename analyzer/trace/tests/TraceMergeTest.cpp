@@ -55,6 +55,17 @@ TEST(TraceFormat, RejectsOtherJson) {
   std::string error;
   EXPECT_FALSE(readTraceJson("{\"findings\": []}", t, error));
   EXPECT_FALSE(readTraceJson("not json", t, error));
+  // Found by fuzz_trace: a "format" of another type threw out of the reader.
+  EXPECT_FALSE(readTraceJson(R"({"format":0,"version":1,"observations":[]})", t, error));
+  EXPECT_FALSE(readTraceJson(R"({"format":["streamlint-trace"],"observations":[]})", t, error));
+  // A count that is a float (UB in the JSON library's conversion) or negative.
+  EXPECT_FALSE(readTraceJson(R"({"format":"streamlint-trace","version":1,"observations":[)"
+                             R"({"check":"x","file":"f","line":1,"calls":1,"misuses":0,"bytes":8.9e101}]})",
+                             t, error));
+  EXPECT_NE(error.find("bytes"), std::string::npos) << error;
+  EXPECT_FALSE(readTraceJson(R"({"format":"streamlint-trace","version":1,"observations":[)"
+                             R"({"check":"x","file":"f","line":-3,"calls":1,"misuses":0}]})",
+                             t, error));
   EXPECT_FALSE(readTraceJson(R"({"format":"streamlint-trace","version":9,"observations":[]})", t, error));
   EXPECT_FALSE(readTraceJson(R"({"format":"streamlint-trace","version":1,"observations":[{"check":"x"}]})", t, error));
 }
