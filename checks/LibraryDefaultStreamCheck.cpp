@@ -150,18 +150,13 @@ void LibraryDefaultStreamCheck::reportUnboundHandle(const UnboundHandleUse &unbo
   std::string library = api::libraryName(unbound.library->library);
   std::string name = unbound.storage->getNameAsString();
   std::string bind(unbound.library->bindStream);
-  const UnboundHandleUse::Use &first = unbound.uses.front();
-  std::string firstWork = calleeName(first.through ? first.through : first.call);
-  if (first.through)
-    firstWork += " through '" + calleeName(first.call) + "'";
-  std::string more = unbound.uses.size() > 1
-                         ? " and " + std::to_string(unbound.uses.size() - 1) +
-                               " more call" + (unbound.uses.size() > 2 ? "s" : "")
-                         : "";
+  // The uses are related locations, not part of the message: a handle created
+  // in a header that several TUs include is then one finding, whatever each
+  // TU does with it (the driver merges equal findings).
   Finding &finding = report(
       Severity::Warning, unbound.creation->getSourceRange(),
-      library + " handle '" + name + "' does work (" + firstWork + more +
-          ") before any stream is bound to it: " + library +
+      library + " handle '" + name + "' does work before any stream is bound to it: " +
+          library +
           " runs it on the legacy default stream, which serializes with every "
           "blocking stream and is unordered with non-blocking ones; bind the "
           "stream this work belongs on with " + bind + "(" + name +
