@@ -122,6 +122,16 @@ struct PointerProvenance::Walk {
   llvm::SmallPtrSet<const void *, 8> active; // decls on the current path
 };
 
+/// What one recorded definition of a variable or field stores: its value, or
+/// the allocation that filled it (with a later registration applied).
+template <typename Definition>
+Provenance PointerProvenance::definition(const Definition &def, Walk &walk) {
+  return def.value ? evaluate(def.value, def.where, walk)
+                   : applyRegistration(leaf(def.kind, def.origin, def.where->getBeginLoc(),
+                                            def.where),
+                                       walk);
+}
+
 Provenance mergeProvenance(const Provenance &a, const Provenance &b) {
   if (a.kind == MemoryKind::Null)
     return b;
@@ -243,12 +253,7 @@ Provenance PointerProvenance::elements(const clang::VarDecl *array, Walk &walk) 
   }
   if (defs)
     for (const ProvenanceIndex::Definition *def : index_->allDefinitions(defs)) {
-      Provenance p = def->value ? evaluate(def->value, def->where, walk)
-                                : applyRegistration(leaf(def->kind, def->origin,
-                                                         def->where->getBeginLoc(),
-                                                         def->where),
-                                                    walk);
-      result = mergeProvenance(result, p);
+      result = mergeProvenance(result, definition(*def, walk));
       any = true;
     }
   --walk.depth;
@@ -434,12 +439,7 @@ Provenance PointerProvenance::declaration(const clang::ValueDecl *decl,
     }
   }
   for (const ProvenanceIndex::Definition *def : relevant) {
-    Provenance p = def->value ? evaluate(def->value, def->where, walk)
-                              : applyRegistration(leaf(def->kind, def->origin,
-                                                       def->where->getBeginLoc(),
-                                                       def->where),
-                                                  walk);
-    result = mergeProvenance(result, p);
+    result = mergeProvenance(result, definition(*def, walk));
     any = true;
   }
   walk.active.erase(decl);
@@ -489,6 +489,7 @@ Provenance PointerProvenance::returnedMemory(const clang::FunctionDecl &function
   }
   return any ? result : unknown();
 }
+
 
 Provenance PointerProvenance::applyRegistration(Provenance result, Walk &walk) {
   bool undecided = result.kind == MemoryKind::Unknown && result.returnedBy;

@@ -75,6 +75,8 @@ private:
   Provenance containerStorage(const clang::Expr *object, const clang::Stmt *use,
                               Walk &walk);
   Provenance call(const clang::CallExpr *call, const clang::Stmt *use, Walk &walk);
+  /// One recorded definition (ProvenanceIndex::Definition; defined in the .cpp).
+  template <typename Definition> Provenance definition(const Definition &def, Walk &walk);
   Provenance variable(const clang::VarDecl *var, const clang::Stmt *use, Walk &walk);
   Provenance declaration(const clang::ValueDecl *decl, const clang::Stmt *use,
                          Walk &walk);
