@@ -267,9 +267,9 @@ llvm::Expected<AnalysisResult> mergeShards(const AnalysisPlan &plan,
     for (size_t u = 0; u < used[p].size(); ++u)
       if (!used[p][u])
         return mergeError((*files)[p] + ": has a result for " + parts[p].units[u].file +
-                          ", which the compile database " +
+                          ", which this merge does not analyze: the compile database " +
                           cleanAbsolute(plan.databasePath) +
-                          " does not list (that often): it changed since the shards ran");
+                          " or a config's ExcludePaths changed since the shards ran");
   return resultOfWholeDatabase(plan, std::move(results));
 }
 
