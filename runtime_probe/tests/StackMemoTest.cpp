@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <memory>
 
 using namespace streamlint::probe;
@@ -181,6 +182,38 @@ TEST(StackMemo, ManyStacksStayCorrect) {
         }
   EXPECT_EQ(f.table.usedSites(), std::size_t(8 * kDepths));
   EXPECT_GT(f.memo->misses, std::uint64_t(8 * kDepths)); // entries were replaced
+}
+
+// A signal frame's resumption address is not where a call would keep its
+// return address: calls made in a signal handler are walked each time (and
+// count as misses), never taken from an entry; walk and memo still agree.
+namespace {
+Fixture *gSignalFixture = nullptr;
+SiteRecord *gSignalSites[2] = {};
+void onSignal(int) {
+  for (int m = 0; m < opaque(2); ++m)
+    gSignalSites[m] = at(*gSignalFixture, PathA, m == 0);
+}
+} // namespace
+
+TEST(StackMemo, SignalFramesAreWalkedNotMemoized) {
+  Fixture f;
+  gSignalFixture = &f;
+  struct sigaction action {}, previous {};
+  action.sa_handler = onSignal;
+  sigemptyset(&action.sa_mask);
+  ASSERT_EQ(sigaction(SIGUSR1, &action, &previous), 0);
+  SiteRecord *first[2] = {};
+  for (int i = 0; i < opaque(3); ++i) {
+    raise(SIGUSR1);
+    EXPECT_EQ(gSignalSites[0], gSignalSites[1]);
+    if (i == 0)
+      first[0] = gSignalSites[0];
+    EXPECT_EQ(gSignalSites[0], first[0]);
+  }
+  sigaction(SIGUSR1, &previous, nullptr);
+  EXPECT_EQ(f.memo->hits, 0u);
+  EXPECT_EQ(f.memo->misses, 3u);
 }
 
 TEST(StackMemo, StandsAsideWhileMissing) {
