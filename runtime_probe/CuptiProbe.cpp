@@ -15,6 +15,7 @@
 #include "ProbeHandlers.h"
 #include "RawTrace.h"
 #include "StackCapture.h"
+#include "StackMemo.h"
 
 #include <cupti.h> // also brings the runtime and driver *_params structs
 
@@ -67,6 +68,7 @@ struct ProbeState {
   ModuleMap modules;
   CudaModules cudaModules;
   Unwinder unwinder = Unwinder::Libunwind;
+  bool stackMemo = true; // STREAMLINT_PROBE_STACK_MEMO=0 turns it off
   char rawPath[1024] = {};
   std::atomic<bool> stopped{false};
   CUpti_SubscriberHandle subscriber = nullptr;
@@ -89,6 +91,7 @@ struct ThreadState {
   std::uint32_t id = 0;   // the probe's id for the thread (alloc-in-loop churn)
   ApiCall call;
   PinnedMemoryTracker::ThreadCache pinnedCache;
+  StackMemo memo; // the call sites' stacks this thread saw (StackMemo.h)
 };
 thread_local ThreadState tThread;
 
@@ -195,12 +198,11 @@ __attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const C
     call.address = *static_cast<const std::uintptr_t *>(call.addressOut);
   call.onCallbackThread = onDriverThread(t);
   // Only the application's frames: the resolver never looks at CUDA's or the
-  // probe's, and leaving them out of the key makes hashing cheaper.
-  std::uintptr_t pcs[kMaxFrames];
-  unsigned n = captureStack(pcs, kMaxFrames, kAppFramesKept, gProbe->cudaModules,
-                            gProbe->unwinder, /*appOnly=*/true, &t.walkDepth);
-  std::uint64_t key = hashStack(pcs, n, cb->functionName);
-  SiteRecord *site = gProbe->table.acquire(key, cb->functionName, call.traits, pcs, n);
+  // probe's, and leaving them out of the key makes hashing cheaper. A stack
+  // this thread saw before is recognized without a walk (StackMemo.h).
+  SiteRecord *site = captureSite(t.memo, gProbe->stackMemo, gProbe->table,
+                                 cb->functionName, call.traits, kAppFramesKept,
+                                 gProbe->cudaModules, gProbe->unwinder, &t.walkDepth);
   if (!site)
     return;
   recordCall(*site, call);
@@ -361,6 +363,8 @@ void startProbe() {
       name && *name && !parseUnwinder(name, gProbe->unwinder))
     std::fprintf(stderr, "streamlint-probe: STREAMLINT_PROBE_UNWINDER=%s is "
                  "not libunwind, libgcc or none; using libunwind\n", name);
+  if (const char *memo = std::getenv("STREAMLINT_PROBE_STACK_MEMO"))
+    gProbe->stackMemo = std::strcmp(memo, "0") != 0;
   Unwinder wanted = gProbe->unwinder;
   gProbe->unwinder = initStackCapture(wanted);
   if (gProbe->unwinder != wanted) {

@@ -66,6 +66,7 @@ struct LibgccState {
   unsigned count, max, appLeft;
   std::uintptr_t caller; // frames before it are the unwinder's own
   unsigned skipLeft;
+  unsigned passLeft; // frames from the caller on not kept
   const CudaModules *modules;
   bool appOnly;
 };
@@ -79,6 +80,10 @@ int libgccStep(struct _Unwind_Context *context, void *arg) {
     if (pc != state->caller && state->skipLeft-- > 0)
       return kUrcNoReason;
     state->caller = 0;
+  }
+  if (state->passLeft > 0) {
+    --state->passLeft;
+    return kUrcNoReason;
   }
   bool app = !state->modules->isCudaOrProbe(pc);
   if (app || !state->appOnly)
@@ -126,7 +131,7 @@ Unwinder initStackCapture(Unwinder wanted) {
 __attribute__((noinline)) unsigned
 captureStack(std::uintptr_t *pcs, unsigned max, unsigned appFrames,
              const CudaModules &modules, Unwinder unwinder, bool appOnly,
-             unsigned *walkDepth) {
+             unsigned *walkDepth, unsigned skip) {
   if (unwinder == Unwinder::None || max == 0)
     return 0;
   if (max > kMaxCapture)
@@ -135,7 +140,7 @@ captureStack(std::uintptr_t *pcs, unsigned max, unsigned appFrames,
   auto caller = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
   if (unwinder == Unwinder::Libgcc || !gUnwBacktrace) {
     LibgccState state{pcs, 0, max, appFrames == 0 ? ~0u : appFrames,
-                      caller, kOwnFramesSlack, &modules, appOnly};
+                      caller, kOwnFramesSlack, skip, &modules, appOnly};
     _Unwind_Backtrace(libgccStep, &state);
     return state.count;
   }
@@ -158,7 +163,7 @@ captureStack(std::uintptr_t *pcs, unsigned max, unsigned appFrames,
       ++first;
     if (first == n || raw[first] != caller)
       first = 0; // not found (should not happen): keep everything
-    unsigned count = 0, appLeft = appFrames == 0 ? ~0u : appFrames, i = first;
+    unsigned count = 0, appLeft = appFrames == 0 ? ~0u : appFrames, i = first + skip;
     for (; i < n && count < max; ++i) {
       bool app = !modules.isCudaOrProbe(raw[i]);
       if (app || !appOnly)

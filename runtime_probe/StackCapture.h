@@ -49,13 +49,16 @@ Unwinder initStackCapture(Unwinder wanted);
 /// outside the CUDA/probe modules were kept (0: no limit). Returns the count.
 /// `appOnly` drops the CUDA/probe frames from the result (`max` then counts
 /// application frames). `walkDepth`, optional, is the caller's per-thread
-/// record of how deep the walks had to go (it only saves work). Libunwind
-/// falls back to Libgcc until initStackCapture loaded it.
+/// record of how deep the walks had to go (it only saves work). `skip`
+/// frames from the caller on are passed over before anything is kept (a
+/// helper's own frame). Libunwind falls back to Libgcc until
+/// initStackCapture loaded it.
 inline constexpr unsigned kMaxCapture = 256;
 unsigned captureStack(std::uintptr_t *pcs, unsigned max, unsigned appFrames,
                       const CudaModules &modules,
                       Unwinder unwinder = Unwinder::Libunwind,
-                      bool appOnly = false, unsigned *walkDepth = nullptr);
+                      bool appOnly = false, unsigned *walkDepth = nullptr,
+                      unsigned skip = 0);
 
 /// Whether a complete stack (innermost first) belongs to a thread the driver
 /// owns: a driver frame lies below (outside of) the first application frame,

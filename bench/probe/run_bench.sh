@@ -6,7 +6,8 @@
 #   run_bench.sh BENCH_BINARY PROBE_LAUNCHER [REPS] [VARIANT...]
 # VARIANT: an unwinder (libunwind, libgcc, none: STREAMLINT_PROBE_UNWINDER),
 # driversites (the driver entry-point callbacks forced on, as in programs
-# that call the driver API: STREAMLINT_PROBE_DRIVER_SITES=1), or NAME=LIBRARY
+# that call the driver API: STREAMLINT_PROBE_DRIVER_SITES=1), nomemo (a
+# stack walk on every call: STREAMLINT_PROBE_STACK_MEMO=0), or NAME=LIBRARY
 # to run another build of libstreamlint_probe.so
 # (STREAMLINT_PROBE_LIBRARY), e.g. before=old/libstreamlint_probe.so.
 # Env: BENCH_MODES (default: every call kind and the pipeline), BENCH_N_<mode>
@@ -31,6 +32,7 @@ run_variant() { # variant, mode
   case $1 in
   *=*) STREAMLINT_PROBE_LIBRARY=${1#*=} timed "${1%%=*}" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
   driversites) STREAMLINT_PROBE_DRIVER_SITES=1 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
+  nomemo) STREAMLINT_PROBE_STACK_MEMO=0 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
   *) STREAMLINT_PROBE_UNWINDER=$1 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
   esac
 }
