@@ -139,35 +139,28 @@ static std::unique_ptr<index::ProjectIndex> openIndex(const AnalysisPlan &plan) 
   return std::make_unique<index::ProjectIndex>(plan.cacheDirectory);
 }
 
-AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
-                       const CheckRegistry &registry) {
-  std::vector<PlannedUnit> units = plan.units;
-  std::vector<UnitResult> results(units.size());
-  std::unique_ptr<index::ProjectIndex> index = openIndex(plan);
+void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
+                  std::vector<UnitResult> &results, const AnalyzerOptions &options,
+                  const CheckRegistry &registry, index::ProjectIndex *index) {
+  results.resize(units.size());
   unsigned jobs = options.jobs ? options.jobs
                                : std::max(1u, std::thread::hardware_concurrency());
-  auto runUnits = [&](size_t first) {
-    llvm::StdThreadPool pool(llvm::hardware_concurrency(jobs));
-    for (size_t i = first; i < units.size(); ++i)
-      pool.async([&, i] {
-        bool skip = units[i].reported ? options.skipTranslationUnitsWithoutCuda
-                                      : options.skipContextWithoutCuda;
-        results[i] = analyzePlannedUnit(units[i], skip, options, registry,
-                                        index.get());
-      });
-    pool.wait();
-  };
-  runUnits(0);
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(jobs));
+  for (size_t i = first; i < units.size(); ++i)
+    pool.async([&, i] {
+      bool skip = units[i].reported ? options.skipTranslationUnitsWithoutCuda
+                                    : options.skipContextWithoutCuda;
+      results[i] = analyzePlannedUnit(units[i], skip, options, registry, index);
+    });
+  pool.wait();
+}
 
-  AnalysisResult result;
-  result.notes = plan.notes;
-  ReportScope scope;
-  scope.all = !plan.namedFiles;
-  size_t databaseUnits = units.size();
-  addNamedHeaders(plan, results, scope, units, result.notes);
-  results.resize(units.size());
-  runUnits(databaseUnits);
-
+/// The report from every unit's result: each TU's findings where its config
+/// reports them and `scope` covers them, then the whole-program pass.
+static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
+                                     std::vector<UnitResult> &results,
+                                     ReportScope &scope, AnalysisResult result,
+                                     index::ProjectIndex *index) {
   std::vector<std::string> mainFiles;
   for (const PlannedUnit &unit : units)
     mainFiles.push_back(cleanPath(unit.substituteFile.empty() ? unit.entry.file
@@ -231,6 +224,31 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
                                     result.findings.end(), sameFinding),
                         result.findings.end());
   return result;
+}
+
+AnalysisResult resultOfWholeDatabase(const AnalysisPlan &plan,
+                                     std::vector<UnitResult> results) {
+  ReportScope scope;
+  AnalysisResult result;
+  result.notes = plan.notes;
+  return assembleResult(plan.units, results, scope, std::move(result), nullptr);
+}
+
+AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
+                       const CheckRegistry &registry) {
+  std::vector<PlannedUnit> units = plan.units;
+  std::vector<UnitResult> results;
+  std::unique_ptr<index::ProjectIndex> index = openIndex(plan);
+  analyzeUnits(units, 0, results, options, registry, index.get());
+
+  AnalysisResult result;
+  result.notes = plan.notes;
+  ReportScope scope;
+  scope.all = !plan.namedFiles;
+  size_t databaseUnits = units.size();
+  addNamedHeaders(plan, results, scope, units, result.notes);
+  analyzeUnits(units, databaseUnits, results, options, registry, index.get());
+  return assembleResult(units, results, scope, std::move(result), index.get());
 }
 
 AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,

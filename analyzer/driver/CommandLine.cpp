@@ -28,6 +28,8 @@ Examples:
   streamlint -p build/ src/a.cu src/b.cu
   streamlint -p build/ -j 8 --format sarif -o streamlint.sarif
   streamlint -p build/ --checks='-*,default-stream' --format json
+  streamlint -p build/ --shard=1/2 -o shard-1.json    # CI: one job per shard,
+  streamlint -p build/ --merge-shards shard-*.json --format sarif -o out.sarif
 
 Output formats (--format):
   text    clang-style "file:line:col: warning: message [check-id]" with the
@@ -184,6 +186,18 @@ cl::opt<std::string> cacheDir(
 cl::opt<bool> noCache("no-cache",
                       cl::desc("Neither read nor write the project index"),
                       cl::cat(category));
+cl::opt<std::string> shard(
+    "shard",
+    cl::desc("CI shards: analyze only this deterministic 1/N of the TUs (by a hash of each "
+             "file's path relative to the compile database) and write a shard part to -o "
+             "for --merge-shards (docs/index.md)"),
+    cl::value_desc("I/N"), cl::cat(category));
+cl::opt<bool> mergeShards(
+    "merge-shards",
+    cl::desc("The arguments are the parts of every --shard=I/N run (files, or directories "
+             "holding them): write the report one run over the whole database gives, "
+             "whole-program findings included"),
+    cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary line on stderr"),
                     cl::cat(category));
 cl::opt<bool> crashRecovery(
@@ -194,6 +208,37 @@ cl::opt<bool> crashRecovery(
 
 llvm::Error usageError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// --shard and --merge-shards, and what they exclude.
+llvm::Error shardOptions(CommandLineOptions &result) {
+  if (mergeShards) {
+    if (!shard.empty())
+      return usageError("--shard and --merge-shards exclude each other");
+    if (result.analyzer.files.empty())
+      return usageError("--merge-shards: name the shard parts (files written by "
+                        "--shard=I/N -o FILE, or directories holding them)");
+    result.shardParts = std::move(result.analyzer.files);
+    result.analyzer.files.clear();
+    return llvm::Error::success();
+  }
+  if (shard.empty())
+    return llvm::Error::success();
+  auto spec = parseShardSpec(shard);
+  if (!spec)
+    return spec.takeError();
+  result.shard = *spec;
+  if (!result.analyzer.files.empty())
+    return usageError("--shard analyzes the whole compile database; it takes no "
+                      "file arguments");
+  if (result.outputPath.empty())
+    return usageError("--shard: name the shard part to write with -o FILE");
+  if (format.getNumOccurrences() || fix || fixDryRun || !exportFixes.empty() ||
+      !baseline.empty() || !writeBaseline.empty() || !trace.empty())
+    return usageError("--shard writes a shard part; --format, --fix, --fix-dry-run, "
+                      "--export-fixes, --baseline, --write-baseline and --trace "
+                      "belong to the --merge-shards run");
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -270,6 +315,8 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   else if (partialAnalysis != "error")
     return usageError("--partial-analysis '" + partialAnalysis +
                       "': expected error or warn");
+  if (llvm::Error error = shardOptions(result))
+    return std::move(error);
   result.analyzer.skipTranslationUnitsWithoutCuda =
       !allTranslationUnits && result.analyzer.files.empty();
   // Named files keep whole-program context: the other TUs are read from the

@@ -3,6 +3,7 @@
 
 #include "analyzer/driver/Analyzer.h"
 #include "analyzer/driver/ExitCode.h"
+#include "analyzer/driver/Shards.h"
 #include "analyzer/output/Output.h"
 
 #include "llvm/Support/Error.h"
@@ -30,6 +31,11 @@ struct CommandLineOptions {
   std::string exportFixesPath; // --export-fixes: clang-apply-replacements YAML
   std::string fixRoot;        // --fix-root: where fixes may write ("" = the project)
   bool quiet = false;
+  /// --shard=I/N: analyze 1/N of the TUs, write the part to outputPath.
+  ShardSpec shard;
+  /// --merge-shards: the positional arguments are shard parts (or
+  /// directories of them), merged into one whole-database report.
+  std::vector<std::string> shardParts;
   /// --partial-analysis: whether an incompletely analyzed TU exits 3.
   PartialAnalysisPolicy partialAnalysis = PartialAnalysisPolicy::Error;
 };

@@ -21,6 +21,19 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               const CheckRegistry &registry,
                               index::ProjectIndex *index);
 
+/// Analyzes units[first..] in parallel (options.jobs) into results[first..]
+/// (`results` is resized to `units`). `index` may be null.
+void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
+                  std::vector<UnitResult> &results, const AnalyzerOptions &options,
+                  const CheckRegistry &registry, index::ProjectIndex *index);
+
+/// The report of a plan naming no file from its units' results (in plan
+/// order): each TU's findings as its config filters them, the whole-program
+/// pass over every summary, sorted and deduplicated. A run naming no file
+/// and the merge of CI shards (analyzer/driver/Shards.h) both end here.
+AnalysisResult resultOfWholeDatabase(const AnalysisPlan &plan,
+                                     std::vector<UnitResult> results);
+
 /// The index key of a TU: tool identity, translated command, toolchain,
 /// in-memory files and the checks and options it runs with.
 std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchain,

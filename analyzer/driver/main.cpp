@@ -42,7 +42,18 @@ int main(int argc, const char **argv) {
     return fail(llvm::toString(plan.takeError()), ExitUsageError);
   if (std::string note = skippedFilesNote(*plan); !note.empty())
     llvm::errs() << note << "\n";
-  AnalysisResult result = runPlan(*plan, options->analyzer, registry);
+  if (options->shard.count)
+    return runShard(*plan, options->analyzer, registry, options->shard,
+                    options->outputPath, options->quiet);
+  AnalysisResult result;
+  if (!options->shardParts.empty()) {
+    auto merged = mergeShards(*plan, options->analyzer, options->shardParts);
+    if (!merged)
+      return fail(llvm::toString(merged.takeError()), ExitUsageError);
+    result = std::move(*merged);
+  } else {
+    result = runPlan(*plan, options->analyzer, registry);
+  }
   printNotes(result);
   if (!options->tracePath.empty())
     if (llvm::Error error = mergeTraceFile(options->tracePath, result))

@@ -41,7 +41,29 @@ need(workflow.get("permissions", {}).get("security-events") == "write", "workflo
 need(any("integrations/github" in s.get("uses", "") for s in workflow["jobs"]["streamlint"]["steps"]),
      "workflow: uses the action")
 
+need("shard" in action["inputs"] and "merge-shards" in action["inputs"], "action: shard inputs")
+need("--shard=" in runs and "--merge-shards" in runs, "action: runs --shard and --merge-shards")
+sharded = load("integrations/github/example-sharded-workflow.yml")
+jobs = sharded.get("jobs", {})
+matrix = jobs.get("analyze", {}).get("strategy", {}).get("matrix", {}).get("shard", [])
+need(len(matrix) > 1, "sharded workflow: a matrix of shards")
+withs = [s.get("with", {}) for s in jobs.get("analyze", {}).get("steps", [])]
+need(any(w.get("shard") == "${{ matrix.shard }}/%d" % len(matrix) for w in withs),
+     "sharded workflow: shard I/N over the whole matrix")
+need(jobs.get("report", {}).get("needs") == "analyze", "sharded workflow: report needs analyze")
+merge = [s.get("with", {}).get("merge-shards", "") for s in jobs.get("report", {}).get("steps", [])]
+need(any(len(m.split()) == len(matrix) for m in merge), "sharded workflow: merges every shard's part")
+
 gitlab = load("integrations/gitlab/streamlint.gitlab-ci.yml")
+shards = gitlab.get(".streamlint-shards", {})
+need(any("--shard=" in line and "CI_NODE_INDEX" in line and "CI_NODE_TOTAL" in line
+         for line in shards.get("script", [])), "gitlab: shards use CI_NODE_INDEX/CI_NODE_TOTAL")
+merge_job = gitlab.get(".streamlint-merge", {})
+need(any("--merge-shards" in line for line in merge_job.get("script", [])), "gitlab: merge job")
+need(merge_job.get("artifacts", {}).get("reports", {}).get("codequality") == "$STREAMLINT_REPORT",
+     "gitlab: merge job's codequality report")
+need("parallel:" in open(f"{src}/integrations/gitlab/streamlint.gitlab-ci.yml").read(),
+     "gitlab: a parallel: example")
 job = gitlab.get("streamlint", {})
 need(job.get("artifacts", {}).get("reports", {}).get("codequality") == "$STREAMLINT_REPORT",
      "gitlab: codequality report artifact")

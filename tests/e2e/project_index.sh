@@ -35,6 +35,22 @@ lines = sorted(json.dumps(f, sort_keys=True) for f in report["findings"]
 print("\n".join(lines))
 PY
 }
+# The same for the results of a SARIF report (the rules and the rest of the
+# run are the same in every report of one binary: compared whole below).
+sarif_results() {
+  python3 - "$@" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+keep = set(sys.argv[2:])
+def uri(r): return r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+lines = sorted(json.dumps(r, sort_keys=True) for r in run["results"]
+               if not keep or uri(r) in keep or uri(r).split("/")[-1] in keep)
+print("\n".join(lines))
+PY
+}
+sarif_rest() {
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; r.pop("results"); print(json.dumps(r, sort_keys=True))' "$1"
+}
 count() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$1"; }
 
 # --- 1. named files == whole database, for each cross-TU test project ---------
@@ -45,6 +61,7 @@ for project in "$SRC"/testdata/checks/*-cross-tu; do
   make_database "$P"
   cd "$P" || exit 1
   "$STREAMLINT" -p . --no-cache --format json -o "$WORK/whole.json" 2>"$WORK/err"
+  "$STREAMLINT" -p . --no-cache --format sarif -o "$WORK/whole.sarif" 2>"$WORK/err"
   [ "$(count "$WORK/whole.json")" -gt 0 ] || fail "$name: whole-database run found nothing"
   for f in "$P"/*.cu "$P"/*.cuh; do
     [ -e "$f" ] || continue
@@ -58,6 +75,12 @@ for project in "$SRC"/testdata/checks/*-cross-tu; do
     if ! diff <(findings "$WORK/whole.json" "${scope[@]}") <(findings "$WORK/named.json") >"$WORK/diff"; then
       fail "$name/$base: named run differs from the whole-database run"; cat "$WORK/diff" >&2
     fi
+    "$STREAMLINT" -p . --format sarif -o "$WORK/named.sarif" "$base" 2>"$WORK/err"
+    if ! diff <(sarif_results "$WORK/whole.sarif" "${scope[@]}") <(sarif_results "$WORK/named.sarif") >"$WORK/diff"; then
+      fail "$name/$base: named run differs from the whole-database run (SARIF)"; cat "$WORK/diff" >&2
+    fi
+    [ "$(sarif_rest "$WORK/whole.sarif")" = "$(sarif_rest "$WORK/named.sarif")" ] \
+      || fail "$name/$base: SARIF tool/rules/invocations differ from the whole-database run's"
   done
 done
 # The issue's example: step.cu's cross-file alloc-in-loop findings without main.cu named.
