@@ -3,6 +3,7 @@
 #include "analyzer/analysis/SourceFacts.h"
 
 #include "analyzer/analysis/PyTorchExtension.h"
+#include "analyzer/reach/TranslationUnitReach.h"
 #include "api/LibraryApiTable.h"
 
 #include "clang/AST/Attr.h"
@@ -16,11 +17,6 @@ using namespace clang::ast_matchers;
 
 namespace streamlint {
 namespace {
-
-std::string calleeName(const clang::CallExpr *call) {
-  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
-  return callee ? libraryCallName(*callee) : "a call";
-}
 
 /// The statement of a block that holds `call` (an expression statement, a
 /// declaration or a checking macro's do-while), or null.
@@ -54,7 +50,7 @@ std::string libraryCallName(const clang::FunctionDecl &callee) {
 LibraryDefaultStreamCheck::LibraryDefaultStreamCheck(TranslationUnitContext &context)
     : Check(rule().id, context),
       perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
-      pyTorchExtension_(isPyTorchExtension(context.ast())), handles_(context.ast()) {}
+      pyTorchExtension_(isPyTorchExtension(context.ast())) {}
 
 RuleInfo LibraryDefaultStreamCheck::rule() {
   RuleInfo rule;
@@ -84,6 +80,8 @@ void LibraryDefaultStreamCheck::registerMatchers(MatchFinder &finder) {
       memberExpr(unless(isExpansionInSystemHeader()), member(fieldDecl()))
           .bind("reference"),
       this);
+  finder.addMatcher(parmVarDecl(unless(isExpansionInSystemHeader())).bind("parameter"),
+                    this);
 }
 
 bool LibraryDefaultStreamCheck::firstReport(const clang::Stmt &site) {
@@ -91,9 +89,19 @@ bool LibraryDefaultStreamCheck::firstReport(const clang::Stmt &site) {
 }
 
 void LibraryDefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
+  // Handles are followed in template instantiations, not in the patterns
+  // (whose dependent calls resolve to nothing): both share the facts' keys.
   if (const auto *reference = result.Nodes.getNodeAs<clang::Expr>("reference")) {
-    if (libraryHandleOfType(reference->getType()))
+    if (!libraryHandleOfType(reference->getType()))
+      return;
+    const clang::FunctionDecl *function = context().enclosingFunction(*reference);
+    if (!function || !function->isDependentContext())
       handles_.addReference(*reference);
+    return;
+  }
+  if (const auto *parameter = result.Nodes.getNodeAs<clang::ParmVarDecl>("parameter")) {
+    if (!parameter->getDeclContext()->isDependentContext())
+      handles_.addParameter(*parameter);
     return;
   }
   const auto *call = result.Nodes.getNodeAs<clang::CallExpr>("call");
@@ -110,7 +118,8 @@ void LibraryDefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
   const clang::FunctionDecl *callee = call->getDirectCallee();
   if (!callee)
     return;
-  handles_.addCall(*call, function);
+  if (!function->isDependentContext())
+    handles_.addCall(*call, function);
   if (callee->getIdentifier()) {
     llvm::StringRef name = callee->getName();
     std::string_view spelled(name.data(), name.size());
@@ -139,52 +148,45 @@ void LibraryDefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
     checkThrustCall(*call);
 }
 
-void LibraryDefaultStreamCheck::onEndOfTranslationUnit() {
-  for (const UnboundHandleUse &unbound : handles_.unboundUses())
-    reportUnboundHandle(unbound);
+void LibraryDefaultStreamCheck::checkCallGraph(reach::TranslationUnitReach &reach) {
+  reach.recordHandles(handles_.facts(context(), [&](const HandleCreation &created) {
+    return unboundHandleFinding(created, reach);
+  }));
 }
 
-void LibraryDefaultStreamCheck::reportUnboundHandle(const UnboundHandleUse &unbound) {
-  if (unbound.uses.empty() || !firstReport(*unbound.creation))
-    return;
-  std::string library = api::libraryName(unbound.library->library);
-  std::string name = unbound.storage->getNameAsString();
-  std::string bind(unbound.library->bindStream);
-  // The uses are related locations, not part of the message: a handle created
-  // in a header that several TUs include is then one finding, whatever each
-  // TU does with it (the driver merges equal findings).
-  Finding &finding = report(
-      Severity::Warning, unbound.creation->getSourceRange(),
+std::optional<Finding>
+LibraryDefaultStreamCheck::unboundHandleFinding(const HandleCreation &created,
+                                                const reach::TranslationUnitReach &reach) const {
+  std::string library = api::libraryName(created.library->library);
+  std::string name = created.storage->getNameAsString();
+  std::string bind(created.library->bindStream);
+  reach::CallSite site;
+  site.expr = created.creation;
+  site.call = created.creation;
+  site.caller = created.creatingFunction;
+  // The uses are related locations, added by the whole-program pass, not
+  // part of the message: a handle created in a header that several TUs
+  // include is then one finding, whatever each TU does with it.
+  std::optional<Finding> finding = reach.pendingFinding(
+      rule().id, site,
       library + " handle '" + name + "' does work before any stream is bound to it: " +
           library +
           " runs it on the legacy default stream, which serializes with every "
           "blocking stream and is unordered with non-blocking ones; bind the "
           "stream this work belongs on with " + bind + "(" + name +
-          ", stream) after creating it",
-      unbound.creation);
-  for (size_t i = 0; i < unbound.uses.size() && i < 8; ++i) {
-    const UnboundHandleUse::Use &use = unbound.uses[i];
-    if (use.through) {
-      context().addRelated(finding, use.call->getBeginLoc(),
-                           "'" + calleeName(use.call) + "' does work with '" + name +
-                               "' on the default stream");
-      context().addRelated(finding, use.through->getBeginLoc(),
-                           calleeName(use.through) + " runs here without a stream");
-    } else {
-      context().addRelated(finding, use.call->getBeginLoc(),
-                           calleeName(use.call) + " runs on the default stream here");
-    }
-  }
-  std::string stream = streamToPass(*unbound.creation);
-  if (stream.empty())
-    return;
-  addSuggestion(finding, bindAfterCreation(unbound, stream),
-                "bind '" + stream + "', the stream this function uses, right "
-                "after creating '" + name + "'");
+          ", stream) after creating it");
+  if (!finding)
+    return std::nullopt;
+  std::string stream = streamToPass(*created.creation);
+  if (!stream.empty())
+    addSuggestion(*finding, bindAfterCreation(created, stream),
+                  "bind '" + stream + "', the stream this function uses, right "
+                  "after creating '" + name + "'");
+  return finding;
 }
 
 std::optional<TextEdit>
-LibraryDefaultStreamCheck::bindAfterCreation(const UnboundHandleUse &unbound,
+LibraryDefaultStreamCheck::bindAfterCreation(const HandleCreation &unbound,
                                              const std::string &stream) const {
   clang::ASTContext &ast = context().ast();
   const clang::SourceManager &sm = ast.getSourceManager();

@@ -5,7 +5,7 @@
 // next to work on a created stream, and PyTorch extensions that launch
 // without the stream PyTorch gives them.
 
-#include "analyzer/analysis/LibraryHandles.h"
+#include "analyzer/reach/LibraryHandles.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "analyzer/analysis/SourceFacts.h"
 #include "checks/Check.h"
@@ -25,9 +25,12 @@ public:
   explicit LibraryDefaultStreamCheck(TranslationUnitContext &context);
   static RuleInfo rule();
   static std::vector<OptionSpec> options() { return {}; }
+  /// Handles are judged by the whole program: their facts go into the
+  /// TU's summary (checkCallGraph), the verdict is reach/HandleFacts'.
+  unsigned needs() const override { return NeedsAstMatches | NeedsCallGraph; }
   void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
-  void onEndOfTranslationUnit() override;
+  void checkCallGraph(reach::TranslationUnitReach &reach) override;
 
 private:
   // Per-call stream arguments (LibraryStreamCalls.cpp).
@@ -39,8 +42,11 @@ private:
   bool defaultIsLegacy(api::Library library, StreamKind kind) const;
 
   // Handles (this file).
-  void reportUnboundHandle(const UnboundHandleUse &unbound);
-  std::optional<TextEdit> bindAfterCreation(const UnboundHandleUse &unbound,
+  /// The finding an unbound handle gets, prepared here, reported (with
+  /// its uses) by the whole-program pass.
+  std::optional<Finding> unboundHandleFinding(const HandleCreation &created,
+                                              const reach::TranslationUnitReach &reach) const;
+  std::optional<TextEdit> bindAfterCreation(const HandleCreation &created,
                                             const std::string &stream) const;
 
   // Fixes.

@@ -294,6 +294,8 @@ std::vector<Finding> resolveSites(ProgramSummary program) {
       findings.push_back(std::move(finding));
     }
   }
+  for (Finding &finding : resolveHandles(program.handles))
+    findings.push_back(std::move(finding));
   std::stable_sort(findings.begin(), findings.end(), findingLess);
   return findings;
 }

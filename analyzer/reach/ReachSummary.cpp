@@ -1,6 +1,7 @@
 #include "analyzer/reach/ReachSummary.h"
 
-#include <nlohmann/json.hpp>
+#include "analyzer/reach/HandleFacts.h"
+#include "analyzer/reach/SummaryJson.h"
 
 #include <algorithm>
 #include <tuple>
@@ -43,6 +44,7 @@ void ProgramSummary::add(TranslationUnitSummary summary) {
   // it, identically; the first one stays.
   for (ReturnedMemory &returned : summary.returns)
     returns.emplace(returned.usr, std::move(returned));
+  mergeHandleFacts(handles, std::move(summary.handles));
 }
 
 const ReturnedMemory *returnedMemory(const ProgramSummary &program,
@@ -98,88 +100,6 @@ void ProgramSummary::normalize() {
 
 // ---- JSON ------------------------------------------------------------------
 
-static json pointJson(const SourcePoint &p) { return {p.file, p.line, p.column}; }
-static SourcePoint pointFrom(const json &j) {
-  return {j.at(0).get<std::string>(), j.at(1).get<unsigned>(), j.at(2).get<unsigned>()};
-}
-static json pointsJson(const std::vector<SourcePoint> &points) {
-  json list = json::array();
-  for (const SourcePoint &p : points)
-    list.push_back(pointJson(p));
-  return list;
-}
-static std::vector<SourcePoint> pointsFrom(const json &j) {
-  std::vector<SourcePoint> points;
-  for (const json &p : j)
-    points.push_back(pointFrom(p));
-  return points;
-}
-
-static json editJson(const TextEdit &e) {
-  return {{"file", e.file}, {"offset", e.offset}, {"length", e.length},
-          {"replacement", e.replacement}, {"begin", pointJson(e.begin)},
-          {"end", pointJson(e.end)}, {"fileDigest", e.fileDigest}};
-}
-static TextEdit editFrom(const json &j) {
-  TextEdit e;
-  e.file = j.at("file").get<std::string>();
-  e.offset = j.at("offset").get<unsigned>();
-  e.length = j.at("length").get<unsigned>();
-  e.replacement = j.at("replacement").get<std::string>();
-  e.begin = pointFrom(j.at("begin"));
-  e.end = pointFrom(j.at("end"));
-  e.fileDigest = j.value("fileDigest", "");
-  return e;
-}
-
-// Pending findings have no related locations or dynamic evidence yet: the
-// resolution adds the former, the trace merge the latter.
-static json findingJson(const Finding &f) {
-  json fixes = json::array();
-  for (const FixIt &fix : f.fixes) {
-    json edits = json::array();
-    for (const TextEdit &e : fix.edits)
-      edits.push_back(editJson(e));
-    fixes.push_back({{"description", fix.description}, {"edits", edits},
-                     {"applicable", fix.applicable}});
-  }
-  return {{"check", f.checkId}, {"severity", severityName(f.severity)},
-          {"location", pointJson(f.location)}, {"end", pointJson(f.end)},
-          {"message", f.message}, {"function", f.function},
-          {"snippet", f.snippet}, {"fixes", fixes}};
-}
-
-static Severity severityFrom(const json &j) {
-  std::string name = j.get<std::string>();
-  if (name == "note")
-    return Severity::Note;
-  if (name == "error")
-    return Severity::Error;
-  if (name == "warning")
-    return Severity::Warning;
-  throw std::runtime_error("unknown severity '" + name + "'");
-}
-
-static Finding findingFrom(const json &j) {
-  Finding f;
-  f.checkId = j.at("check").get<std::string>();
-  f.severity = severityFrom(j.at("severity"));
-  f.location = pointFrom(j.at("location"));
-  f.end = pointFrom(j.at("end"));
-  f.message = j.at("message").get<std::string>();
-  f.function = j.at("function").get<std::string>();
-  f.snippet = j.at("snippet").get<std::string>();
-  for (const json &fix : j.at("fixes")) {
-    FixIt parsed;
-    parsed.description = fix.at("description").get<std::string>();
-    parsed.applicable = fix.at("applicable").get<bool>();
-    for (const json &e : fix.at("edits"))
-      parsed.edits.push_back(editFrom(e));
-    f.fixes.push_back(std::move(parsed));
-  }
-  return f;
-}
-
 static const char *rootName(ReachRoot root) {
   switch (root) {
   case ReachRoot::Loop: return "loop";
@@ -234,6 +154,7 @@ std::string toJson(const TranslationUnitSummary &s) {
     returns.push_back({{"usr", r.usr}, {"name", r.name}, {"kind", r.kind},
                        {"origin", r.origin}, {"location", pointJson(r.location)},
                        {"forwardsTo", r.forwardsTo}});
+  j["handles"] = handleFactsJson(s.handles);
   return j.dump(1);
 }
 
@@ -290,6 +211,9 @@ bool fromJson(const std::string &text, const std::string &origin,
                                   r.at("origin").get<std::string>(),
                                   pointFrom(r.at("location")),
                                   r.at("forwardsTo").get<std::string>()});
+    // Optional: summaries written before handles were summarized lack it.
+    if (j.contains("handles"))
+      parsed.handles = handleFactsFrom(j.at("handles"));
     s = std::move(parsed);
     return true;
   } catch (const std::exception &e) {

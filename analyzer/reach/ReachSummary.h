@@ -6,6 +6,7 @@
 // across TUs, serialized to JSON and resolved after every TU was parsed.
 
 #include "analyzer/Finding.h"
+#include "analyzer/reach/HandleFacts.h"
 
 #include <map>
 #include <string>
@@ -101,6 +102,7 @@ struct TranslationUnitSummary {
   std::vector<CallbackRegistration> callbacks;
   std::vector<PendingSite> sites;
   std::vector<ReturnedMemory> returns;
+  std::vector<HandleFacts> handles; // library handles (HandleFacts.h)
 };
 
 /// The union of all TUs' summaries; functions defined in several TUs
@@ -112,6 +114,7 @@ struct ProgramSummary {
   std::vector<CallbackRegistration> callbacks;
   std::vector<PendingSite> sites;
   std::map<std::string, ReturnedMemory> returns; // by USR
+  std::map<std::string, HandleFacts> handles;    // by key
 
   void add(TranslationUnitSummary summary);
   /// Sorts and deduplicates, so the result is the same whatever the order

@@ -69,6 +69,11 @@ public:
   void recordReturnedMemory(ReturnedMemory memory) {
     summary_.returns.push_back(std::move(memory));
   }
+  /// Library handles' facts (LibraryHandles.h), judged with the program's.
+  void recordHandles(std::vector<HandleFacts> handles) {
+    for (HandleFacts &facts : handles)
+      summary_.handles.push_back(std::move(facts));
+  }
   /// A finding for `expr` built like TranslationUnitContext::report, but not
   /// recorded there (it is resolved later); nullopt in system headers.
   std::optional<Finding> pendingFinding(llvm::StringRef checkId,

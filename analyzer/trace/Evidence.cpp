@@ -104,6 +104,7 @@ const std::vector<EvidenceDeclaration> &declarations() {
         "default stream";
     libraryStream.matchRelatedLocations = true;
     libraryStream.reportUnmatched = false; // default-stream reports those sites
+    libraryStream.observedAs = "default-stream"; // one observation per site
     list.push_back(libraryStream);
 
     EvidenceDeclaration pageable;
@@ -158,6 +159,11 @@ const EvidenceDeclaration *evidenceFor(const std::string &checkId) {
     if (declaration.checkId == checkId)
       return &declaration;
   return nullptr;
+}
+
+std::string observationCheckFor(const std::string &checkId) {
+  const EvidenceDeclaration *declaration = evidenceFor(checkId);
+  return declaration && declaration->observedAs ? declaration->observedAs : checkId;
 }
 
 const std::vector<std::string> &checksWithoutEvidence() {

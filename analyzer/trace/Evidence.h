@@ -48,6 +48,9 @@ struct EvidenceDeclaration {
   /// An observation no finding of this check claims becomes a "found at run
   /// time" finding. Off for a check whose sites are another check's too.
   bool reportUnmatched = true;
+  /// When set, the check is judged by that check's observations (the same
+  /// counts at the same sites) and the probe writes none of its own.
+  const char *observedAs = nullptr;
   /// The message: {misuses} {calls} {bytes} {hostUs} {ran} are replaced.
   const char *summary = "{misuses} of {calls} calls misused";
 };
@@ -56,6 +59,9 @@ struct EvidenceDeclaration {
 const std::vector<EvidenceDeclaration> &evidenceDeclarations();
 /// The declaration for `checkId`; null when the probe does not observe it.
 const EvidenceDeclaration *evidenceFor(const std::string &checkId);
+/// The check whose observations judge `checkId`'s findings: its
+/// declaration's observedAs, else itself.
+std::string observationCheckFor(const std::string &checkId);
 /// Checks that have no run-time evidence, each stated explicitly.
 const std::vector<std::string> &checksWithoutEvidence();
 

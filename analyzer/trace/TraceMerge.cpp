@@ -43,24 +43,12 @@ bool atRelatedLocation(const Finding &f, const TraceObservation &o) {
 }
 
 bool matches(const Finding &f, const TraceObservation &o) {
-  if (o.check != f.checkId)
+  if (o.check != observationCheckFor(f.checkId))
     return false;
   if (coversLine(f, o.line) && sameFile(f.location.file, o))
     return true;
   const EvidenceDeclaration *declaration = evidenceFor(f.checkId);
   return declaration && declaration->matchRelatedLocations && atRelatedLocation(f, o);
-}
-
-/// Another check's finding already claimed an observation of the same call
-/// site (a library call's work is default-stream's site and
-/// library-default-stream's): it is not reported again as run-time only.
-bool claimedElsewhere(const TraceObservation &o, const std::vector<TraceObservation> &all,
-                      const std::vector<bool> &used) {
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (used[i] && all[i].check != o.check && all[i].line == o.line &&
-        all[i].api == o.api && normalized(all[i].file) == normalized(o.file))
-      return true;
-  return false;
 }
 
 bool isProbeCheck(const std::string &check) { return evidenceFor(check) != nullptr; }
@@ -114,8 +102,9 @@ void mergeTrace(const ProbeTrace &trace, AnalysisResult &result) {
   for (std::size_t i = 0; i < trace.observations.size(); ++i) {
     const TraceObservation &o = trace.observations[i];
     const EvidenceDeclaration *declaration = evidenceFor(o.check);
-    if (used[i] || o.misuses == 0 || !declaration || !declaration->reportUnmatched ||
-        claimedElsewhere(o, trace.observations, used))
+    // Used: some finding claimed it, possibly another check's judged by
+    // these observations (library-default-stream by default-stream's).
+    if (used[i] || o.misuses == 0 || !declaration || !declaration->reportUnmatched)
       continue;
     Finding f;
     f.checkId = o.check;

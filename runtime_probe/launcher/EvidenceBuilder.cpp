@@ -31,6 +31,8 @@ std::vector<TraceObservation> observationsFor(const RawSite &site,
   std::vector<TraceObservation> out;
   SiteCounts counts = countsOf(site);
   for (const EvidenceDeclaration &declaration : evidenceDeclarations()) {
+    if (declaration.observedAs)
+      continue; // judged by another check's observations of the same sites
     TraceObservation o;
     if (!observe(declaration, counts, o))
       continue;

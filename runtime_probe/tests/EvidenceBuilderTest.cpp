@@ -46,6 +46,9 @@ TEST(EvidenceBuilder, AsyncCopyFeedsTwoChecks) {
   EXPECT_FALSE(find(obs, "alloc-in-loop"));
   ASSERT_TRUE(find(obs, "api-in-host-callback"));
   EXPECT_EQ(find(obs, "api-in-host-callback")->misuses, 0u);
+  // library-default-stream is judged by default-stream's observation of
+  // the same site: no copy of it in the trace.
+  EXPECT_FALSE(find(obs, "library-default-stream"));
 }
 
 // Churn, not repetition (issue 14): a set-up loop that ran the line 7 times

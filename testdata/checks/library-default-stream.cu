@@ -170,3 +170,15 @@ void dnn(cudnnTensorDescriptor_t desc, const float *a, float *c) {
   cudnnAddTensor(handle, &one, desc, a, &one, desc, c);
   cudnnDestroy(handle);
 }
+
+// A function template: followed in its instantiations (the pattern's
+// dependent calls resolve to nothing and must not hide the handle).
+template <typename T>
+void templated(const T *x, T *y, int n) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);                             // CHECK: library-default-stream {{cuBLAS handle 'handle' does work before}} [[cublasSaxpy runs on the default stream here]]
+  const float one = 1.0f;
+  cublasSaxpy(handle, n, &one, x, 1, y, 1);         // dependent in the pattern
+  cublasDestroy(handle);
+}
+template void templated<float>(const float *, float *, int);

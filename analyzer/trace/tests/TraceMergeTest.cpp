@@ -1,3 +1,4 @@
+#include "analyzer/trace/Evidence.h"
 #include "analyzer/trace/TraceMerge.h"
 
 #include <gtest/gtest.h>
@@ -169,9 +170,10 @@ TEST(TraceMerge, LibraryFindingsCollectEvidenceAtTheirRelatedUses) {
   handle.related.push_back({{"/src/app.cu", 32, 5}, "does work here (cublasSgemm)"});
   r.findings = {handle};
   ProbeTrace t;
-  t.observations = {obs("default-stream", 32, 4, 4), obs("library-default-stream", 32, 4, 4),
-                    obs("default-stream", 38, 4, 0), obs("library-default-stream", 38, 4, 0),
-                    obs("default-stream", 50, 2, 2), obs("library-default-stream", 50, 2, 2)};
+  // The probe writes one observation per site: default-stream's, which
+  // judges library-default-stream's findings too.
+  t.observations = {obs("default-stream", 32, 4, 4), obs("default-stream", 38, 4, 0),
+                    obs("default-stream", 50, 2, 2)};
   for (TraceObservation &o : t.observations)
     o.api = "cudaEventRecord";
   mergeTrace(t, r);
@@ -204,4 +206,22 @@ TEST(TraceMerge, OtherChecksDoNotMatchRelatedLocations) {
   mergeTrace(t, r);
   ASSERT_TRUE(r.findings[0].dynamic);
   EXPECT_EQ(r.findings[0].dynamic->status, DynamicStatus::NotReached);
+}
+
+// Traces written before library-default-stream was judged by default-stream's
+// observations carry a copy of each under its own name: ignored, never a
+// second run-time-only finding.
+TEST(TraceMerge, OldTracesWithLibraryObservationsAddNothing) {
+  AnalysisResult r;
+  ProbeTrace t;
+  t.observations = {obs("default-stream", 50, 2, 2), obs("library-default-stream", 50, 2, 2)};
+  mergeTrace(t, r);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].checkId, "default-stream");
+}
+
+TEST(Evidence, LibraryFindingsAreJudgedByDefaultStreamObservations) {
+  EXPECT_EQ(observationCheckFor("library-default-stream"), "default-stream");
+  EXPECT_EQ(observationCheckFor("device-sync"), "device-sync");
+  EXPECT_EQ(observationCheckFor("no-such-check"), "no-such-check");
 }

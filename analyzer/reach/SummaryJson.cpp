@@ -1,0 +1,90 @@
+#include "analyzer/reach/SummaryJson.h"
+
+#include <stdexcept>
+
+namespace streamlint::reach {
+
+using nlohmann::json;
+
+json pointJson(const SourcePoint &p) { return {p.file, p.line, p.column}; }
+SourcePoint pointFrom(const json &j) {
+  return {j.at(0).get<std::string>(), j.at(1).get<unsigned>(), j.at(2).get<unsigned>()};
+}
+json pointsJson(const std::vector<SourcePoint> &points) {
+  json list = json::array();
+  for (const SourcePoint &p : points)
+    list.push_back(pointJson(p));
+  return list;
+}
+std::vector<SourcePoint> pointsFrom(const json &j) {
+  std::vector<SourcePoint> points;
+  for (const json &p : j)
+    points.push_back(pointFrom(p));
+  return points;
+}
+
+json editJson(const TextEdit &e) {
+  return {{"file", e.file}, {"offset", e.offset}, {"length", e.length},
+          {"replacement", e.replacement}, {"begin", pointJson(e.begin)},
+          {"end", pointJson(e.end)}, {"fileDigest", e.fileDigest}};
+}
+TextEdit editFrom(const json &j) {
+  TextEdit e;
+  e.file = j.at("file").get<std::string>();
+  e.offset = j.at("offset").get<unsigned>();
+  e.length = j.at("length").get<unsigned>();
+  e.replacement = j.at("replacement").get<std::string>();
+  e.begin = pointFrom(j.at("begin"));
+  e.end = pointFrom(j.at("end"));
+  e.fileDigest = j.value("fileDigest", "");
+  return e;
+}
+
+json findingJson(const Finding &f) {
+  json fixes = json::array();
+  for (const FixIt &fix : f.fixes) {
+    json edits = json::array();
+    for (const TextEdit &e : fix.edits)
+      edits.push_back(editJson(e));
+    fixes.push_back({{"description", fix.description}, {"edits", edits},
+                     {"applicable", fix.applicable}});
+  }
+  return {{"check", f.checkId}, {"severity", severityName(f.severity)},
+          {"location", pointJson(f.location)}, {"end", pointJson(f.end)},
+          {"message", f.message}, {"function", f.function},
+          {"snippet", f.snippet}, {"fixes", fixes}};
+}
+
+Severity severityFrom(const json &j) {
+  std::string name = j.get<std::string>();
+  if (name == "note")
+    return Severity::Note;
+  if (name == "error")
+    return Severity::Error;
+  if (name == "warning")
+    return Severity::Warning;
+  throw std::runtime_error("unknown severity '" + name + "'");
+}
+
+Finding findingFrom(const json &j) {
+  Finding f;
+  f.checkId = j.at("check").get<std::string>();
+  f.severity = severityFrom(j.at("severity"));
+  f.location = pointFrom(j.at("location"));
+  f.end = pointFrom(j.at("end"));
+  f.message = j.at("message").get<std::string>();
+  f.function = j.at("function").get<std::string>();
+  f.snippet = j.at("snippet").get<std::string>();
+  for (const json &fix : j.at("fixes")) {
+    FixIt parsed;
+    parsed.description = fix.at("description").get<std::string>();
+    parsed.applicable = fix.at("applicable").get<bool>();
+    for (const json &e : fix.at("edits"))
+      parsed.edits.push_back(editFrom(e));
+    f.fixes.push_back(std::move(parsed));
+  }
+  return f;
+}
+
+
+} // namespace streamlint::reach

@@ -1,0 +1,28 @@
+#pragma once
+// JSON forms of the values whole-program summaries carry (source points,
+// edits, pending findings), shared by every part of the summary's JSON.
+
+#include "analyzer/Finding.h"
+#include "analyzer/reach/HandleFacts.h"
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace streamlint::reach {
+
+nlohmann::json pointJson(const SourcePoint &p);
+SourcePoint pointFrom(const nlohmann::json &j);
+nlohmann::json pointsJson(const std::vector<SourcePoint> &points);
+std::vector<SourcePoint> pointsFrom(const nlohmann::json &j);
+nlohmann::json editJson(const TextEdit &e);
+TextEdit editFrom(const nlohmann::json &j);
+/// A pending finding: no related locations or dynamic evidence yet (the
+/// resolution adds the former, the trace merge the latter).
+nlohmann::json findingJson(const Finding &f);
+Finding findingFrom(const nlohmann::json &j);
+Severity severityFrom(const nlohmann::json &j);
+nlohmann::json handleFactsJson(const std::vector<HandleFacts> &handles);
+std::vector<HandleFacts> handleFactsFrom(const nlohmann::json &j);
+
+} // namespace streamlint::reach
