@@ -5,14 +5,19 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <algorithm>
 #include <set>
 
 namespace streamlint {
@@ -26,6 +31,10 @@ public:
   std::vector<std::string> errors;
   unsigned omitted = 0;
   std::string fatal; // the first fatal error, formatted like `errors`
+  /// When that fatal error is a missing include: its spelling, and the
+  /// directory of the file that includes it.
+  std::string missingInclude;
+  std::string includerDirectory;
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
@@ -48,8 +57,17 @@ public:
                 std::to_string(presumed.getLine()) + ":" +
                 std::to_string(presumed.getColumn()) + ": ";
     }
-    if (isFatal && fatal.empty())
+    if (isFatal && fatal.empty()) {
       fatal = where + "fatal error: " + std::string(message);
+      if (info.getID() == clang::diag::err_pp_file_not_found && info.getNumArgs() > 0 &&
+          info.getArgKind(0) == clang::DiagnosticsEngine::ak_std_string) {
+        missingInclude = info.getArgStdStr(0);
+        if (info.getLocation().isValid() && info.hasSourceManager())
+          includerDirectory = std::string(llvm::sys::path::parent_path(
+              info.getSourceManager().getFilename(
+                  info.getSourceManager().getExpansionLoc(info.getLocation()))));
+      }
+    }
     if (errors.size() < MaxReportedErrors)
       errors.push_back(where + (isFatal ? "fatal error: " : "error: ") +
                        std::string(message));
@@ -99,6 +117,10 @@ struct CheckRun {
   const CheckSelection &selection;
   const CheckOptions &options;
   TranslationUnitOutcome &outcome;
+  /// Clang's include search directories, in order; false if one is not a
+  /// plain directory (a header map, a framework directory).
+  std::vector<std::string> &searchDirectories;
+  bool &searchDirectoriesPlain;
 };
 
 /// Runs the enabled checks once clang has built the whole AST.
@@ -147,13 +169,58 @@ public:
   explicit CheckAction(const CheckRun &run) : run_(run) {}
 
   std::unique_ptr<clang::ASTConsumer>
-  CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
+  CreateASTConsumer(clang::CompilerInstance &compiler, llvm::StringRef) override {
+    run_.searchDirectoriesPlain = true;
+    for (const clang::DirectoryLookup &lookup :
+         compiler.getPreprocessor().getHeaderSearchInfo().search_dir_range()) {
+      if (clang::OptionalDirectoryEntryRef directory = lookup.getDirRef())
+        run_.searchDirectories.push_back(std::string(directory->getName()));
+      else
+        run_.searchDirectoriesPlain = false;
+    }
     return std::make_unique<CheckConsumer>(run_);
   }
 
 private:
   const CheckRun &run_;
 };
+
+/// Every path where `include` could have been found: beside its includer
+/// and in each search directory (relative ones from `workingDirectory`).
+/// Empty if one of them exists after all (never cache what cannot be pinned).
+std::vector<std::string> placesLookedIn(const std::string &include,
+                                        const std::string &includerDirectory,
+                                        const std::vector<std::string> &searchDirectories,
+                                        const std::string &workingDirectory) {
+  std::vector<std::string> places;
+  auto add = [&](llvm::StringRef directory) {
+    llvm::SmallString<256> path;
+    if (!llvm::sys::path::is_absolute(include)) {
+      path = directory;
+      if (!llvm::sys::path::is_absolute(path)) {
+        path = workingDirectory;
+        llvm::sys::path::append(path, directory);
+      }
+    }
+    llvm::sys::path::append(path, include);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/false);
+    places.push_back(std::string(path));
+  };
+  if (llvm::sys::path::is_absolute(include)) {
+    add("");
+  } else {
+    if (!includerDirectory.empty())
+      add(includerDirectory);
+    for (const std::string &directory : searchDirectories)
+      add(directory);
+  }
+  for (const std::string &place : places)
+    if (llvm::sys::fs::exists(place))
+      return {};
+  std::sort(places.begin(), places.end());
+  places.erase(std::unique(places.begin(), places.end()), places.end());
+  return places;
+}
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 makeFileSystem(const ClangInvocation &invocation) {
@@ -185,7 +252,10 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
   auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(
       clang::FileSystemOptions(), makeFileSystem(invocation));
   ErrorCollector errors;
-  CheckRun run{invocation, registry, selection, options, outcome};
+  std::vector<std::string> searchDirectories;
+  bool searchDirectoriesPlain = false;
+  CheckRun run{invocation, registry,          selection,        options,
+               outcome,    searchDirectories, searchDirectoriesPlain};
   clang::tooling::ToolInvocation tool(
       args,
       std::make_unique<CheckAction>(run),
@@ -206,6 +276,10 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
     // Checks ran if clang got as far as building (a recovered) AST.
     problem.analyzedPartially = outcome.checksRan;
     outcome.problem = std::move(problem);
+    if (!errors.missingInclude.empty() && searchDirectoriesPlain)
+      outcome.absentFiles = placesLookedIn(errors.missingInclude,
+                                           errors.includerDirectory,
+                                           searchDirectories, invocation.directory);
   }
   return outcome;
 }

@@ -24,6 +24,9 @@ struct TranslationUnitOutcome {
   /// The main file and every non-system file clang read, with the SHA-256
   /// of the bytes it parsed (the project index's dependencies).
   std::vector<index::IncludedFile> includes;
+  /// A TU that stopped at a missing include: every path where clang looked
+  /// for it (all absent). Its result holds while they stay absent.
+  std::vector<std::string> absentFiles;
 };
 
 /// Parses `invocation` and runs every check `selection` enables. Never

@@ -102,6 +102,7 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
         result.outcome.reach = std::move(cached->reach);
         result.outcome.includes = std::move(cached->includes);
         result.outcome.problem = std::move(cached->problem);
+        result.outcome.absentFiles = std::move(cached->absent);
         result.outcome.checksRan = true;
         result.fromIndex = true;
         addTranslationProblems(toolchain, invocation, result.outcome);
@@ -111,15 +112,18 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
     result.outcome = analyzeTranslationUnit(invocation, registry,
                                             CheckSelection(unit.config.checks),
                                             unit.config.checkOptions);
-    // Clean results and recoverable errors are kept; a fatal error (a
-    // missing header) may go away by a change outside the files read.
+    // Clean results and recoverable errors are kept, and so is a missing
+    // include with every place clang looked for it (the entry is stale once
+    // one exists); another fatal error may go away by a change outside the
+    // files read, and is parsed again every time.
     const std::optional<TranslationUnitProblem> &problem = result.outcome.problem;
-    bool recoverable = !problem || (problem->fatalError.empty() && !problem->crashed &&
-                                    result.outcome.checksRan);
-    if (index && recoverable && invocation.errors.empty() &&
-        !result.outcome.includes.empty())
+    bool kept = !problem || (!problem->crashed && result.outcome.checksRan &&
+                             (problem->fatalError.empty() ||
+                              !result.outcome.absentFiles.empty()));
+    if (index && kept && invocation.errors.empty() && !result.outcome.includes.empty())
       index->store(key, {result.outcome.findings, result.outcome.reach,
-                         result.outcome.includes, problem});
+                         result.outcome.includes, problem,
+                         result.outcome.absentFiles});
     addTranslationProblems(toolchain, invocation, result.outcome);
   };
   std::optional<std::string> crash;

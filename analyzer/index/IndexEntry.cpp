@@ -129,11 +129,13 @@ std::string entryToJson(const std::string &key, const IndexedUnit &unit) {
             {"key", key},
             {"includes", includes},
             {"findings", findingsJson(unit.findings)},
-            {"reach", json::parse(reach::toJson(unit.reach))}};
+            {"reach", json::parse(reach::toJson(unit.reach))},
+            {"absent", unit.absent}};
   if (unit.problem)
     j["problem"] = {{"file", unit.problem->file},
                     {"errors", unit.problem->errors},
-                    {"analyzedPartially", unit.problem->analyzedPartially}};
+                    {"analyzedPartially", unit.problem->analyzedPartially},
+                    {"fatalError", unit.problem->fatalError}};
   // The last member: a truncated file never parses as a complete entry.
   j["complete"] = true;
   return j.dump();
@@ -163,7 +165,10 @@ bool entryFromJson(const std::string &text, const std::string &origin,
       parsed.problem->file = problem.at("file").get<std::string>();
       parsed.problem->errors = problem.at("errors").get<std::vector<std::string>>();
       parsed.problem->analyzedPartially = problem.at("analyzedPartially").get<bool>();
+      parsed.problem->fatalError = problem.value("fatalError", "");
     }
+    if (j.contains("absent"))
+      parsed.absent = j.at("absent").get<std::vector<std::string>>();
     if (!reach::fromJson(j.at("reach").dump(), origin, parsed.reach, error))
       return false;
     if (parsed.includes.empty()) {

@@ -31,6 +31,9 @@ struct IndexedUnit {
   /// Recoverable compile errors (no fatal error): they depend only on the
   /// files read, so the partial analysis is kept like a clean one.
   std::optional<TranslationUnitProblem> problem;
+  /// Paths that must still not exist (where clang looked for an include it
+  /// did not find): one appearing makes the entry stale.
+  std::vector<std::string> absent;
 };
 
 /// Lowercase hex SHA-256 of `bytes`.

@@ -79,6 +79,10 @@ std::optional<IndexedUnit> ProjectIndex::lookup(const std::string &key) {
   for (const IncludedFile &file : unit.includes)
     if (digestOf(file.path) != file.sha256)
       return std::nullopt;
+  // A missing include that can now be found: parsed again.
+  for (const std::string &path : unit.absent)
+    if (llvm::sys::fs::exists(path))
+      return std::nullopt;
   std::lock_guard<std::mutex> lock(mutex_);
   ++hits_;
   return unit;

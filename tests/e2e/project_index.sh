@@ -226,7 +226,9 @@ run missing nothere.cuh; code=$?
 [ "$code" = 2 ] || fail "missing file: exit $code, expected 2"
 grep -q "nothere.cuh: no entry for this file in the compile database .*, and no such file" "$WORK/missing.err" || fail "missing file: no error"
 
-# --- 7. recoverable compile errors are kept; a fatal one is parsed again ------
+# --- 7. compile errors are kept: recoverable ones, and a missing include with
+# every place clang looked for it; the include appearing in one of them (here:
+# beside its includer) makes the TU be parsed again --------------------------
 P=$WORK/errors
 mkdir -p "$P"
 printf '#include <cuda_runtime.h>\nvoid f(int n) { for (int i = 0; i < n; ++i) cudaDeviceSynchronize(); not_declared(); }\n' >"$P/bad.cu"
@@ -237,11 +239,22 @@ run errcold; code=$?
 [ "$code" = 3 ] || fail "compile errors: exit $code, expected 3"
 run errwarm; code=$?
 [ "$code" = 3 ] || fail "compile errors, warm: exit $code, expected 3"
-expect_from_index errwarm 1 "recoverable errors kept, fatal not"
+expect_from_index errwarm 2 "recoverable errors and a missing include kept"
 grep -q "not_declared" "$WORK/errwarm.err" || fail "the kept TU's compile error is not reported"
 grep -q "missing.cuh" "$WORK/errwarm.err" || fail "the fatal error is not reported"
 cmp -s "$WORK/errcold.json" "$WORK/errwarm.json" || fail "warm report with compile errors differs"
 printf '#pragma once\n' >missing.cuh
 run errfixed; expect_from_index errfixed 1 "the header that was missing now exists"
 grep -q "missing.cuh" "$WORK/errfixed.err" && fail "a stale fatal error was reported"
+# The same through a -I directory: the TU's entry lists it among the places looked in.
+rm missing.cuh
+mkdir -p inc
+sed -i 's| -c '"$P"'/fatal.cu| -I'"$P"'/inc -c '"$P"'/fatal.cu|' compile_commands.json
+run errinc; code=$?
+[ "$code" = 3 ] || fail "missing include again: exit $code, expected 3"
+run errincwarm; expect_from_index errincwarm 2 "missing include with -I, warm"
+grep -q "missing.cuh' file not found" "$WORK/errincwarm.err" || fail "the kept missing include is not reported"
+printf '#pragma once\n' >inc/missing.cuh
+run errincfixed; expect_from_index errincfixed 1 "the missing include appeared in the -I directory"
+grep -q "missing.cuh" "$WORK/errincfixed.err" && fail "a stale missing include was reported after it appeared in -I"
 finish

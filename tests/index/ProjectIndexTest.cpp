@@ -102,6 +102,26 @@ TEST_F(ProjectIndexTest, AnEditedOrDeletedFileMakesTheEntryStale) {
   EXPECT_TRUE(fresh.takeNotes().empty()); // stale is normal, not damage
 }
 
+TEST_F(ProjectIndexTest, AFileThatAppearsWhereAnIncludeWasMissingMakesTheEntryStale) {
+  ProjectIndex index((root_ / "index").string());
+  std::string key = keyOf({"missing"});
+  IndexedUnit missing = unit();
+  missing.problem = TranslationUnitProblem{header_, {"a.cuh:1:10: fatal error: 'x.h' file not found"}};
+  missing.problem->fatalError = missing.problem->errors.front();
+  missing.absent = {(root_ / "inc" / "x.h").string(), (root_ / "x.h").string()};
+  index.store(key, missing);
+  std::optional<IndexedUnit> again = ProjectIndex((root_ / "index").string()).lookup(key);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->absent, missing.absent);
+  ASSERT_TRUE(again->problem);
+  EXPECT_EQ(again->problem->fatalError, missing.problem->fatalError);
+  fs::create_directories(root_ / "inc");
+  write((root_ / "inc" / "x.h").string(), "#pragma once\n");
+  ProjectIndex fresh((root_ / "index").string());
+  EXPECT_FALSE(fresh.lookup(key));
+  EXPECT_TRUE(fresh.takeNotes().empty());
+}
+
 TEST_F(ProjectIndexTest, DamagedEntriesAreNotedAndNeverTrusted) {
   std::string key = keyOf({"k"});
   ProjectIndex((root_ / "index").string()).store(key, unit());
