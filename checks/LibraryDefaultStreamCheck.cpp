@@ -2,6 +2,7 @@
 
 #include "analyzer/analysis/SourceFacts.h"
 
+#include "analyzer/analysis/OrderingSafety.h"
 #include "analyzer/analysis/PyTorchExtension.h"
 #include "analyzer/reach/TranslationUnitReach.h"
 #include "api/LibraryApiTable.h"
@@ -236,11 +237,44 @@ void LibraryDefaultStreamCheck::addSuggestion(Finding &finding,
   if (!edit)
     return;
   FixIt fix;
-  // Moving work to another stream changes its ordering with work left on
-  // the default stream: a suggestion until ordering safety is checked.
+  // Binding a handle or changing a Thrust policy moves work the ordering
+  // analysis cannot follow (every later use of the handle, an algorithm
+  // that also waits): a suggestion, never applied.
   fix.description = description;
   fix.edits.push_back(std::move(*edit));
   fix.applicable = false;
+  finding.fixes.push_back(std::move(fix));
+}
+
+void LibraryDefaultStreamCheck::addMoveFix(Finding &finding, const clang::CallExpr &call,
+                                           std::optional<TextEdit> edit,
+                                           const std::string &description) const {
+  const clang::FunctionDecl *function = context().enclosingFunction(call);
+  std::optional<StreamInScope> inScope =
+      function && !pyTorchExtension_ ? uniqueStreamInScope(*function, call, context().ast())
+                                     : std::nullopt;
+  if (!edit || !inScope || !inScope->variable) {
+    addSuggestion(finding, std::move(edit), description);
+    return;
+  }
+  FixIt fix;
+  fix.description = description;
+  fix.edits.push_back(std::move(*edit));
+  OrderingVerdict ordering =
+      checkMoveToStream({MovedCall{&call, nullptr}}, *inScope->variable, context(),
+                        perThreadBuild_);
+  if (!ordering.keepsOrdering) {
+    fix.description += "; not applied by --fix: " + ordering.brokenBy;
+    fix.applicable = false;
+  } else {
+    fix.applicable = true;
+    if (!ordering.waits.empty()) {
+      fix.description += ", and wait for it (cudaStreamSynchronize) before " +
+                         ordering.waitNote + ", which relied on the legacy stream's ordering";
+      for (TextEdit &wait : ordering.waits)
+        fix.edits.push_back(std::move(wait));
+    }
+  }
   finding.fixes.push_back(std::move(fix));
 }
 

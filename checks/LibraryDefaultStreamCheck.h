@@ -19,7 +19,8 @@ namespace streamlint {
 std::string libraryCallName(const clang::FunctionDecl &callee);
 
 /// Flags library work on the default stream; fixes bind or pass the one
-/// stream in scope (suggestions until ordering safety is checked).
+/// stream in scope (a moved call is applied when the ordering analysis
+/// keeps every happens-before edge; handle binds and Thrust stay suggestions).
 class LibraryDefaultStreamCheck : public Check {
 public:
   explicit LibraryDefaultStreamCheck(TranslationUnitContext &context);
@@ -58,6 +59,11 @@ private:
                                                   const std::string &text) const;
   void addSuggestion(Finding &finding, std::optional<TextEdit> edit,
                      const std::string &description) const;
+  /// A fix that moves `call` itself to the stream in scope: applied by
+  /// --fix when the shared ordering analysis says every happens-before edge
+  /// is kept (docs/fixes.md), with the waits it needs; else a suggestion.
+  void addMoveFix(Finding &finding, const clang::CallExpr &call,
+                  std::optional<TextEdit> edit, const std::string &description) const;
   bool firstReport(const clang::Stmt &site);
 
   const bool perThreadBuild_;

@@ -163,11 +163,22 @@ void LibraryDefaultStreamCheck::checkStreamArgument(const clang::CallExpr &call,
                          "'" + stream.variable->getNameAsString() +
                              "' is declared here and never holds a created stream");
   std::string pass = streamToPass(call);
-  if (!pass.empty() && stream.kind != StreamKind::Legacy)
-    addSuggestion(finding, replaceOrInsertArgument(call, streamIndex, pass),
-                  "pass '" + pass + "'" +
-                      (pyTorchExtension_ ? ", PyTorch's current stream"
-                                         : ", the stream this function uses"));
+  if (pass.empty() || stream.kind == StreamKind::Legacy)
+    return;
+  std::string description =
+      "pass '" + pass + "'" +
+      (pyTorchExtension_ ? ", PyTorch's current stream" : ", the stream this function uses");
+  std::optional<TextEdit> edit = replaceOrInsertArgument(call, streamIndex, pass);
+  // A binder's new stream moves the handle's later work, not this call:
+  // that stays a suggestion; a per-call stream moves exactly this call.
+  const clang::FunctionDecl *callee = call.getDirectCallee();
+  bool binder = callee && callee->getIdentifier() &&
+                api::handleBoundBy(std::string_view(callee->getName().data(),
+                                                    callee->getName().size()));
+  if (binder)
+    addSuggestion(finding, std::move(edit), description);
+  else
+    addMoveFix(finding, call, std::move(edit), description);
 }
 
 void LibraryDefaultStreamCheck::checkCubCall(const clang::CallExpr &call,

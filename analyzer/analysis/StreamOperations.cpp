@@ -5,6 +5,7 @@
 #include "analyzer/analysis/StreamOperations.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "api/CudaApiTable.h"
+#include "api/LibraryApiTable.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -14,6 +15,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace streamlint {
@@ -166,6 +168,8 @@ private:
     bool system = sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation()));
     if (!name.empty() && isCudaName(name) && (system || !callee->hasBody()))
       return classifyCudaApi(op, call, name);
+    if (std::optional<StreamOperation> library = classifyLibraryWork(op, call, *callee))
+      return *library;
     if (!name.empty() && isLibraryName(name)) {
       op.effect = isBookkeeping(name) ? OperationEffect::Neutral : OperationEffect::Opaque;
       return op;
@@ -185,6 +189,57 @@ private:
       if (innerOp.effect != OperationEffect::Return)
         op.effect = OperationEffect::Opaque;
     return op;
+  }
+
+  /// Library calls that take their stream as an argument (cuBLASLt, NCCL:
+  /// api/LibraryApiTable's rows; CUB's device-wide algorithms) are work on
+  /// that stream; a Thrust algorithm may launch, copy and wait. Shared
+  /// libraries are built without per-thread default stream: a 0 stream
+  /// reaching them is the legacy stream in every build; CUB is compiled
+  /// into the caller and follows its build.
+  std::optional<StreamOperation> classifyLibraryWork(StreamOperation &op,
+                                                     const clang::CallExpr &call,
+                                                     const clang::FunctionDecl &callee) {
+    std::string qualified = callee.getQualifiedNameAsString();
+    llvm::StringRef name = callee.getIdentifier() ? callee.getName() : "";
+    std::string_view spelled(name.data(), name.size());
+    const api::LibraryStreamCall *row = spelled.empty() ? nullptr
+                                                        : api::findLibraryStreamCall(spelled);
+    bool cub = llvm::StringRef(qualified).starts_with("cub::Device");
+    if (row || cub) {
+      op.what = cub ? qualified : std::string(api::baseName(spelled));
+      const clang::Expr *storage = call.getNumArgs() ? call.getArg(0) : nullptr;
+      if (cub && storage &&
+          storage->IgnoreParenImpCasts()->isNullPointerConstant(
+              ast_, clang::Expr::NPC_ValueDependentIsNotNull))
+        return op; // the temporary-storage size query launches nothing
+      op.effect = OperationEffect::Enqueue;
+      op.stream = orderingStreamOf(call, function_, ast_, cub && perThread_);
+      op.blocking = blockingFor(op.stream);
+      return op;
+    }
+    if (!llvm::isa<clang::CXXMethodDecl>(callee) && !spelled.empty() &&
+        qualified == "thrust::" + name.str() && api::isThrustAlgorithm(spelled) &&
+        onDevice(call)) {
+      op.what = qualified;
+      op.effect = OperationEffect::Opaque;
+      return op;
+    }
+    return std::nullopt;
+  }
+
+  /// A Thrust call with a device policy or device iterators (host
+  /// iterators run on the host).
+  bool onDevice(const clang::CallExpr &call) const {
+    for (const clang::Expr *argument : call.arguments()) {
+      std::string type =
+          argument->getType().getCanonicalType().getAsString(ast_.getPrintingPolicy());
+      if (type.find("device_ptr<") != std::string::npos ||
+          type.find("device_vector<") != std::string::npos ||
+          type.find("cuda_cub::") != std::string::npos)
+        return true;
+    }
+    return false;
   }
 
   StreamOperation classifyCudaApi(StreamOperation &op, const clang::CallExpr &call,

@@ -79,3 +79,19 @@ void earlierOtherStream(float *d) {
   fill<<<1, 64>>>(d, 2.0f); // not applied: this work would no longer wait for the kernel launch at line 77 (stream 'sideStream')
   cudaStreamSynchronize(s4);
 }
+
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+
+// A Thrust algorithm on device data runs on the legacy stream and may read
+// what the launch wrote: once the launch is on a non-blocking stream nothing
+// orders them, so the fix waits for s6 before it.
+void thrustAfter(thrust::device_vector<float> &v, float *d) {
+  cudaDeviceSynchronize();
+  cudaStream_t s6;
+  cudaStreamCreateWithFlags(&s6, cudaStreamNonBlocking);
+  init<<<1, 64, 0, s6>>>(d);
+  fill<<<1, 64>>>(d, 2.0f); // applied
+  thrust::sort(v.begin(), v.end());
+  cudaStreamSynchronize(s6);
+}

@@ -67,7 +67,9 @@ TEST_P(OrderingFix, MarkersMatchFindings) {
 INSTANTIATE_TEST_SUITE_P(
     Testdata, OrderingFix,
     ::testing::Values(std::make_pair("default-stream-ordering.cu", "default-stream"),
-                      std::make_pair("device-sync-ordering.cu", "device-sync")),
+                      std::make_pair("device-sync-ordering.cu", "device-sync"),
+                      std::make_pair("library-default-stream-ordering.cu",
+                                     "library-default-stream")),
     [](const auto &info) {
       std::string name = info.param.second;
       for (char &c : name)

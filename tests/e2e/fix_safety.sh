@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # --fix as a user's tree sees it (issue 13): two runs at once, symbolic links
-# (file and directory), a read-only file, a run from another directory, the
+# (file and directory), a read-only file, a file edited between analysis and
+# write, a run from another directory, the
 # summary line and exit status 4 when a fix is skipped. Uses the stub CUDA
 # header, so it needs no toolkit.
 . "$(dirname "$0")/lib.sh"
@@ -103,6 +104,30 @@ expect_stderr "a.cu is read-only (mode 0444); left alone"
 expect_stderr "applied 1 fix(es) in 1 file(s); 1 skipped (1 read-only)"
 cmp -s "$WORK/ro/a.cu" "$WORK/ro.orig" || fail "the read-only file was changed"
 [ "$(stat -c %a "$WORK/ro/a.cu")" = 444 ] || fail "the read-only file's mode changed"
+
+# --- a file edited between analysis and write: left alone, exit 4 --------
+# The TU includes a named pipe: clang has read a.cu and waits on the pipe
+# while this script edits a.cu, then lets it go on. The fix was planned for
+# the bytes clang read; the file holds others when the fix is written.
+mkdir -p "$WORK/edited/.git"
+{ echo '#include "gate.h"'; source_file 1; } >"$WORK/edited/a.cu"
+mkfifo "$WORK/edited/gate.h"
+compile_db "$WORK/edited" "$WORK/edited/a.cu"
+cd "$WORK/edited" || exit 1
+timeout 120 "$STREAMLINT" -p . --no-cache --fix a.cu >"$WORK/edited.out" 2>"$WORK/edited.err" &
+run=$!
+# Opening the pipe for writing returns once clang opened it to read, that is
+# after it read a.cu.
+timeout 60 bash -c 'exec 3>gate.h; echo "// saved by an editor meanwhile" >>a.cu; echo "// gate" >&3' \
+  || fail "the analysis never opened the included pipe"
+wait "$run"; status=$?
+[ "$status" = 4 ] || fail "edited between analysis and write: exit $status, want 4: $(cat "$WORK/edited.err")"
+grep -q "a.cu changed since it was analyzed (its content hash differs); left alone" "$WORK/edited.err" \
+  || fail "the skip is not reported: $(cat "$WORK/edited.err")"
+grep -q "1 skipped (1 changed since analysis)" "$WORK/edited.err" || fail "summary: $(cat "$WORK/edited.err")"
+grep -qF -- "$FIXED_LINE" "$WORK/edited/a.cu" && [ "$(grep -cF -- "$FIXED_LINE" "$WORK/edited/a.cu")" != 1 ] \
+  && fail "the edited file was fixed anyway"
+[ "$(tail -1 "$WORK/edited/a.cu")" = "// saved by an editor meanwhile" ] || fail "the editor's change was lost"
 
 # --- run from another directory: the fix root is the project -------------
 mkdir -p "$WORK/proj/src" "$WORK/proj/.git" "$WORK/elsewhere"
