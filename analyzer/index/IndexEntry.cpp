@@ -1,4 +1,5 @@
 #include "analyzer/index/IndexEntry.h"
+#include "analyzer/reach/SummaryJson.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -9,6 +10,8 @@
 namespace streamlint::index {
 
 using nlohmann::json;
+using reach::findingFrom;
+using reach::findingJson;
 
 std::string sha256Hex(llvm::StringRef bytes) {
   auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes));
@@ -24,75 +27,6 @@ std::string fileSha256(const std::string &path) {
 }
 
 namespace {
-
-json pointJson(const SourcePoint &p) { return {p.file, p.line, p.column}; }
-SourcePoint pointFrom(const json &j) {
-  return {j.at(0).get<std::string>(), j.at(1).get<unsigned>(),
-          j.at(2).get<unsigned>()};
-}
-
-Severity severityFrom(const std::string &name) {
-  if (name == "note")
-    return Severity::Note;
-  if (name == "error")
-    return Severity::Error;
-  if (name == "warning")
-    return Severity::Warning;
-  throw std::runtime_error("unknown severity '" + name + "'");
-}
-
-json findingJson(const Finding &f) {
-  json related = json::array();
-  for (const RelatedLocation &r : f.related)
-    related.push_back({{"location", pointJson(r.location)}, {"message", r.message}});
-  json fixes = json::array();
-  for (const FixIt &fix : f.fixes) {
-    json edits = json::array();
-    for (const TextEdit &e : fix.edits)
-      edits.push_back({{"file", e.file}, {"offset", e.offset}, {"length", e.length},
-                       {"replacement", e.replacement}, {"begin", pointJson(e.begin)},
-                       {"end", pointJson(e.end)}, {"fileDigest", e.fileDigest}});
-    fixes.push_back({{"description", fix.description}, {"edits", edits},
-                     {"applicable", fix.applicable}});
-  }
-  return {{"check", f.checkId}, {"severity", severityName(f.severity)},
-          {"location", pointJson(f.location)}, {"end", pointJson(f.end)},
-          {"message", f.message}, {"related", related}, {"fixes", fixes},
-          {"function", f.function}, {"snippet", f.snippet},
-          {"fingerprint", f.fingerprint}};
-}
-
-Finding findingFrom(const json &j) {
-  Finding f;
-  f.checkId = j.at("check").get<std::string>();
-  f.severity = severityFrom(j.at("severity").get<std::string>());
-  f.location = pointFrom(j.at("location"));
-  f.end = pointFrom(j.at("end"));
-  f.message = j.at("message").get<std::string>();
-  for (const json &r : j.at("related"))
-    f.related.push_back({pointFrom(r.at("location")), r.at("message").get<std::string>()});
-  for (const json &fix : j.at("fixes")) {
-    FixIt parsed;
-    parsed.description = fix.at("description").get<std::string>();
-    parsed.applicable = fix.at("applicable").get<bool>();
-    for (const json &e : fix.at("edits")) {
-      TextEdit edit;
-      edit.file = e.at("file").get<std::string>();
-      edit.offset = e.at("offset").get<unsigned>();
-      edit.length = e.at("length").get<unsigned>();
-      edit.replacement = e.at("replacement").get<std::string>();
-      edit.begin = pointFrom(e.at("begin"));
-      edit.end = pointFrom(e.at("end"));
-      edit.fileDigest = e.at("fileDigest").get<std::string>();
-      parsed.edits.push_back(std::move(edit));
-    }
-    f.fixes.push_back(std::move(parsed));
-  }
-  f.function = j.at("function").get<std::string>();
-  f.snippet = j.at("snippet").get<std::string>();
-  f.fingerprint = j.at("fingerprint").get<std::string>();
-  return f;
-}
 
 json findingsJson(const std::vector<Finding> &findings) {
   json list = json::array();

@@ -49,10 +49,13 @@ json findingJson(const Finding &f) {
     fixes.push_back({{"description", fix.description}, {"edits", edits},
                      {"applicable", fix.applicable}});
   }
+  json related = json::array();
+  for (const RelatedLocation &r : f.related)
+    related.push_back({{"location", pointJson(r.location)}, {"message", r.message}});
   return {{"check", f.checkId}, {"severity", severityName(f.severity)},
           {"location", pointJson(f.location)}, {"end", pointJson(f.end)},
-          {"message", f.message}, {"function", f.function},
-          {"snippet", f.snippet}, {"fixes", fixes}};
+          {"message", f.message}, {"related", related}, {"function", f.function},
+          {"snippet", f.snippet}, {"fixes", fixes}, {"fingerprint", f.fingerprint}};
 }
 
 Severity severityFrom(const json &j) {
@@ -73,6 +76,11 @@ Finding findingFrom(const json &j) {
   f.location = pointFrom(j.at("location"));
   f.end = pointFrom(j.at("end"));
   f.message = j.at("message").get<std::string>();
+  // Optional: summaries written before findings carried them lack these.
+  if (j.contains("related"))
+    for (const json &r : j.at("related"))
+      f.related.push_back({pointFrom(r.at("location")), r.at("message").get<std::string>()});
+  f.fingerprint = j.value("fingerprint", "");
   f.function = j.at("function").get<std::string>();
   f.snippet = j.at("snippet").get<std::string>();
   for (const json &fix : j.at("fixes")) {

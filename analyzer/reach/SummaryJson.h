@@ -17,8 +17,9 @@ nlohmann::json pointsJson(const std::vector<SourcePoint> &points);
 std::vector<SourcePoint> pointsFrom(const nlohmann::json &j);
 nlohmann::json editJson(const TextEdit &e);
 TextEdit editFrom(const nlohmann::json &j);
-/// A pending finding: no related locations or dynamic evidence yet (the
-/// resolution adds the former, the trace merge the latter).
+/// A finding with its related locations, fixes and fingerprint (not its
+/// dynamic evidence): pending findings in summaries, a TU's findings in the
+/// project index.
 nlohmann::json findingJson(const Finding &f);
 Finding findingFrom(const nlohmann::json &j);
 Severity severityFrom(const nlohmann::json &j);
