@@ -12,19 +12,6 @@ command -v python3 >/dev/null || { echo "skipped: needs python3"; exit 77; }
 STUB="$SRC/testdata/stub"
 FLAGS="-x cuda -std=c++17 --cuda-host-only -nocudainc -nocudalib -isystem $STUB"
 
-# compile_commands.json for every .cu/.cpp under a directory (stub CUDA headers).
-make_database() {
-  local dir=$1 first=1
-  { echo "["
-    for f in $(cd "$dir" && find . -name '*.cu' -o -name '*.cpp' | sort); do
-      f="$dir/${f#./}"
-      [ $first = 1 ] || echo ","
-      first=0
-      printf ' {"directory": "%s", "file": "%s", "command": "clang++ %s -c %s"}' \
-        "$dir" "$f" "$FLAGS" "$f"
-    done
-    echo "]"; } >"$dir/compile_commands.json"
-}
 
 # shards_equal NAME N: the N shards merged equal the whole-database run (JSON,
 # SARIF, exit code); each TU is in exactly one part (third_party/ is
@@ -65,7 +52,7 @@ for project in "$SRC"/testdata/checks/*-cross-tu; do
   name=$(basename "$project")
   P=$WORK/$name
   cp -r "$project" "$P"
-  make_database "$P"
+  stub_database "$P"
   cd "$P" || exit 1
   whole_run
   grep -q '"findings": \[\]' "$WORK/whole.json" && fail "$name: one run found nothing"
@@ -94,7 +81,7 @@ printf '#include <cuda_runtime.h>\nvoid vendored() { cudaDeviceSynchronize(); }\
 printf 'int hostOnly() { return 1; }\n' >"$P/host/plain.cpp"
 printf '#include <cuda_runtime.h>\nvoid broken(int n) { for (int i = 0; i < n; ++i) cudaDeviceSynchronize(); undeclared(); }\n' >"$P/src/io/broken.cu"
 printf "ExcludePaths: ['third_party/*']\nCheckOptions:\n  device-sync.ExtraSyncFunctions: 'syncAll'\n" >"$P/.streamlint.yaml"
-make_database "$P"
+stub_database "$P"
 cd "$P" || exit 1
 whole_run
 [ "$whole_code" = 3 ] || fail "mixed: one run exited $whole_code, expected 3 (broken.cu)"
@@ -180,7 +167,7 @@ merge "flag changed after the shards" "$WORK/s1.json" "$WORK/s2.json"
 expect_stderr "src/core/step1.cu was analyzed with another command, config or options"
 cp "$WORK/db.orig" compile_commands.json
 printf '#include <cuda_runtime.h>\nvoid later() { cudaDeviceSynchronize(); }\n' >src/later.cu
-make_database "$P"
+stub_database "$P"
 merge "TU added after the shards" "$WORK/s1.json" "$WORK/s2.json"
 expect_stderr "has no result for src/later.cu, which belongs to it"
 rm src/later.cu

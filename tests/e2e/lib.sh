@@ -25,3 +25,18 @@ finish() {
   if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
   echo "all passed"
 }
+
+# stub_database DIR: compile_commands.json for every .cu/.cpp under DIR,
+# clang commands with the stub CUDA headers ($FLAGS, set by the caller).
+stub_database() {
+  local dir=$1 first=1
+  { echo "["
+    for f in $(cd "$dir" && find . -name '*.cu' -o -name '*.cpp' | sort); do
+      f="$dir/${f#./}"
+      [ $first = 1 ] || echo ","
+      first=0
+      printf ' {"directory": "%s", "file": "%s", "command": "clang++ %s -c %s"}' \
+        "$dir" "$f" "$FLAGS" "$f"
+    done
+    echo "]"; } >"$dir/compile_commands.json"
+}

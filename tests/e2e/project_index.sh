@@ -10,18 +10,6 @@ command -v python3 >/dev/null || { echo "skipped: needs python3"; exit 77; }
 STUB="$SRC/testdata/stub"
 FLAGS="-x cuda -std=c++17 --cuda-host-only -nocudainc -nocudalib -isystem $STUB"
 
-# compile_commands.json for every .cu of a directory (stub CUDA headers).
-make_database() {
-  local dir=$1 first=1
-  { echo "["
-    for f in "$dir"/*.cu; do
-      [ $first = 1 ] || echo ","
-      first=0
-      printf ' {"directory": "%s", "file": "%s", "command": "clang++ %s -c %s"}' \
-        "$dir" "$f" "$FLAGS" "$f"
-    done
-    echo "]"; } >"$dir/compile_commands.json"
-}
 
 # Findings of a JSON report, one canonical line each, sorted; optionally only
 # those located in the given files.
@@ -58,7 +46,7 @@ for project in "$SRC"/testdata/checks/*-cross-tu; do
   name=$(basename "$project")
   P=$WORK/$name
   cp -r "$project" "$P"
-  make_database "$P"
+  stub_database "$P"
   cd "$P" || exit 1
   "$STREAMLINT" -p . --no-cache --format json -o "$WORK/whole.json" 2>"$WORK/err"
   "$STREAMLINT" -p . --no-cache --format sarif -o "$WORK/whole.sarif" 2>"$WORK/err"
@@ -109,7 +97,7 @@ cat >"$P/c.cu" <<'CU'
 #include <cuda_runtime.h>
 void stepC(int n) { for (int i = 0; i < n; ++i) cudaDeviceSynchronize(); }
 CU
-make_database "$P"
+stub_database "$P"
 cd "$P" || exit 1
 run() { "$STREAMLINT" -p . --format json -o "$WORK/$1.json" "${@:2}" 2>"$WORK/$1.err"; }
 from_index() { grep -o '[0-9]* TU result(s) from the index' "$WORK/$1.err" | cut -d' ' -f1; }
@@ -233,7 +221,7 @@ P=$WORK/errors
 mkdir -p "$P"
 printf '#include <cuda_runtime.h>\nvoid f(int n) { for (int i = 0; i < n; ++i) cudaDeviceSynchronize(); not_declared(); }\n' >"$P/bad.cu"
 printf '#include <cuda_runtime.h>\n#include "missing.cuh"\n' >"$P/fatal.cu"
-make_database "$P"
+stub_database "$P"
 cd "$P" || exit 1
 run errcold; code=$?
 [ "$code" = 3 ] || fail "compile errors: exit $code, expected 3"
