@@ -1,4 +1,5 @@
 #include "analyzer/analysis/PointerProvenance.h"
+#include "analyzer/analysis/PointerProvenanceWalk.h"
 #include "analyzer/analysis/ProvenanceIndex.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -11,23 +12,6 @@
 
 namespace streamlint {
 namespace {
-
-// Deep enough for helpers calling helpers; bounded so cycles through
-// parameters cannot blow the stack.
-constexpr unsigned MaxDepth = 12;
-
-Provenance unknown() { return Provenance(); }
-
-Provenance leaf(MemoryKind kind, std::string origin, clang::SourceLocation at,
-                const void *site, const clang::Expr *allocation = nullptr) {
-  Provenance p;
-  p.kind = kind;
-  p.origin = std::move(origin);
-  p.location = at;
-  p.site = site;
-  p.allocation = allocation;
-  return p;
-}
 
 std::string quoted(const clang::NamedDecl *decl) {
   return "'" + decl->getNameAsString() + "'";
@@ -96,31 +80,6 @@ const clang::ValueDecl *namedObject(const clang::Expr *e) {
 }
 
 } // namespace
-
-/// The return statements of `function`'s own body (not of its lambdas or
-/// local classes).
-std::vector<const clang::ReturnStmt *> returnStatements(const clang::Stmt *stmt) {
-  std::vector<const clang::ReturnStmt *> found;
-  if (!stmt)
-    return found;
-  if (const auto *ret = llvm::dyn_cast<clang::ReturnStmt>(stmt))
-    found.push_back(ret);
-  for (const clang::Stmt *child : stmt->children()) {
-    if (!child || llvm::isa<clang::LambdaExpr>(child) || llvm::isa<clang::DeclStmt>(child))
-      continue;
-    std::vector<const clang::ReturnStmt *> inner = returnStatements(child);
-    found.insert(found.end(), inner.begin(), inner.end());
-  }
-  return found;
-}
-
-struct PointerProvenance::Walk {
-  const clang::Stmt *copy;
-  const clang::FunctionDecl *copyFunction;
-  unsigned depth = 0;
-  bool applyRegistrations = true;
-  llvm::SmallPtrSet<const void *, 8> active; // decls on the current path
-};
 
 /// What one recorded definition of a variable or field stores: its value, or
 /// the allocation that filled it (with a later registration applied).
@@ -358,49 +317,6 @@ Provenance PointerProvenance::call(const clang::CallExpr *callExpr,
   return userFunction(callExpr, callee, walk);
 }
 
-/// A call to a user function returning a pointer: what its returns return
-/// when its body is in this TU, else a question for the whole program.
-Provenance PointerProvenance::userFunction(const clang::CallExpr *callExpr,
-                                           const clang::FunctionDecl *callee,
-                                           Walk &walk) {
-  const clang::SourceManager &sm = ast_.getSourceManager();
-  if (!callee->getReturnType()->isPointerType() ||
-      sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation())))
-    return unknown();
-  if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
-    if (method->isVirtual())
-      return unknown(); // an override may return anything
-  const clang::FunctionDecl *definition = nullptr;
-  if (!callee->hasBody(definition) || !definition) {
-    if (callee->isTemplateInstantiation() || callee->isInlined())
-      return unknown(); // defined where it is used, or nowhere
-    // Each call returns its own buffer: the call is the memory's identity,
-    // so a cudaHostRegister of this result (and only of it) pins it.
-    Provenance elsewhere;
-    elsewhere.returnedBy = callee->getCanonicalDecl();
-    elsewhere.site = callExpr;
-    return applyRegistration(elsewhere, walk);
-  }
-  if (walk.depth > MaxDepth || !walk.active.insert(definition).second)
-    return unknown(); // recursion
-  ++walk.depth;
-  Provenance result = returnedMemory(*definition, walk);
-  --walk.depth;
-  walk.active.erase(definition);
-  result.holder = nullptr; // the wrapper's variable, not the caller's
-  if (result.kind != MemoryKind::Pageable || !result.site)
-    return result;
-  result.origin += ", returned by '" + definition->getQualifiedNameAsString() + "'";
-  result.site = callExpr; // each call returns its own buffer
-  return applyRegistration(result, walk);
-}
-
-Provenance PointerProvenance::returnedFrom(const clang::FunctionDecl &function) {
-  Walk walk{nullptr, &function};
-  walk.active.insert(&function);
-  return returnedMemory(function, walk);
-}
-
 Provenance PointerProvenance::variable(const clang::VarDecl *var,
                                        const clang::Stmt *use, Walk &walk) {
   if (var->getType()->isReferenceType())
@@ -473,23 +389,6 @@ Provenance PointerProvenance::parameter(const clang::ParmVarDecl *parm, Walk &wa
   result.holder = nullptr; // the caller's variable, not this function's
   return result;
 }
-
-Provenance PointerProvenance::returnedMemory(const clang::FunctionDecl &function,
-                                             Walk &walk) {
-  std::vector<const clang::ReturnStmt *> returns = returnStatements(function.getBody());
-  Provenance result = leaf(MemoryKind::Null, "", {}, nullptr);
-  bool any = false;
-  for (const clang::ReturnStmt *ret : returns) {
-    if (!ret->getRetValue())
-      return unknown();
-    result = mergeProvenance(result, evaluate(ret->getRetValue(), ret, walk));
-    any = true;
-    if (result.kind == MemoryKind::Unknown)
-      return result;
-  }
-  return any ? result : unknown();
-}
-
 
 Provenance PointerProvenance::applyRegistration(Provenance result, Walk &walk) {
   bool undecided = result.kind == MemoryKind::Unknown && result.returnedBy;
