@@ -408,15 +408,8 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
     static const OrderingVerdict unchecked;
     const OrderingVerdict &ordering =
         fix.applicable ? orderingFor(*function, *variable) : unchecked;
-    if (fix.applicable && !ordering.keepsOrdering) {
-      fix.description += "; not applied by --fix: " + ordering.brokenBy;
-      fix.applicable = false;
-    } else if (fix.applicable && !ordering.waits.empty()) {
-      fix.description += ", and wait for it (cudaStreamSynchronize) before " +
-                         ordering.waitNote + ", which relied on the legacy stream's ordering";
-      for (const TextEdit &wait : ordering.waits)
-        fix.edits.push_back(wait);
-    }
+    if (fix.applicable)
+      applyOrderingVerdict(fix, ordering);
   }
   finding.fixes.push_back(std::move(fix));
 }

@@ -263,18 +263,8 @@ void LibraryDefaultStreamCheck::addMoveFix(Finding &finding, const clang::CallEx
   OrderingVerdict ordering =
       checkMoveToStream({MovedCall{&call, nullptr}}, *inScope->variable, context(),
                         perThreadBuild_);
-  if (!ordering.keepsOrdering) {
-    fix.description += "; not applied by --fix: " + ordering.brokenBy;
-    fix.applicable = false;
-  } else {
-    fix.applicable = true;
-    if (!ordering.waits.empty()) {
-      fix.description += ", and wait for it (cudaStreamSynchronize) before " +
-                         ordering.waitNote + ", which relied on the legacy stream's ordering";
-      for (TextEdit &wait : ordering.waits)
-        fix.edits.push_back(std::move(wait));
-    }
-  }
+  fix.applicable = true;
+  applyOrderingVerdict(fix, ordering);
   finding.fixes.push_back(std::move(fix));
 }
 

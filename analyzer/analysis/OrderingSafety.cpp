@@ -456,6 +456,19 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
   return verdict;
 }
 
+void applyOrderingVerdict(FixIt &fix, const OrderingVerdict &verdict) {
+  if (!verdict.keepsOrdering) {
+    fix.description += "; not applied by --fix: " + verdict.brokenBy;
+    fix.applicable = false;
+    return;
+  }
+  if (verdict.waits.empty())
+    return;
+  fix.description += ", and wait for it (cudaStreamSynchronize) before " + verdict.waitNote +
+                     ", which relied on the legacy stream's ordering";
+  fix.edits.insert(fix.edits.end(), verdict.waits.begin(), verdict.waits.end());
+}
+
 OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
                                   TranslationUnitContext &context, bool perThreadBuild) {
   const clang::FunctionDecl *function = context.enclosingFunction(sync);

@@ -48,6 +48,11 @@ struct MovedCall {
 OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::VarDecl &target,
                                   TranslationUnitContext &context, bool perThreadBuild);
 
+/// Makes `fix` (which moves work to another stream) follow `verdict`: not
+/// applicable, its description naming what broke; or applicable with the
+/// waits inserted and described.
+void applyOrderingVerdict(FixIt &fix, const OrderingVerdict &verdict);
+
 /// Replacing the device-wide wait `sync` by cudaStreamSynchronize(target).
 OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
                                   TranslationUnitContext &context, bool perThreadBuild);
