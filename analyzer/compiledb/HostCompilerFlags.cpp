@@ -14,6 +14,14 @@ namespace {
 // Flags whose value is a path, made absolute. Both `-I dir` and `-Idir`.
 constexpr llvm::StringRef kPathFlags[] = {"-I", "-isystem", "-iquote",
                                           "-idirafter", "-include", "-imacros"};
+
+// A path flag's value as clang, run in the entry's directory, must see it.
+std::string pathFlagValue(llvm::StringRef flag, const std::string &value,
+                          const std::string &directory) {
+  if (flag == "-include" || flag == "-imacros")
+    return forcedIncludePath(value, directory);
+  return absolutePath(value, directory);
+}
 // Dropped with their separate value.
 constexpr llvm::StringRef kDropWithValue[] = {"-o", "-MF", "-MT", "-MQ",
                                               "-Xlinker", "-Xassembler",
@@ -51,7 +59,7 @@ void appendFlags(const std::vector<std::string> &args, size_t first,
     }
     if (llvm::is_contained(kPathFlags, arg) && hasNext) {
       out.flags.push_back(arg.str());
-      out.flags.push_back(absolutePath(args[++i], directory));
+      out.flags.push_back(pathFlagValue(arg, args[++i], directory));
       continue;
     }
     auto pathFlag = llvm::find_if(kPathFlags, [&](llvm::StringRef flag) {
@@ -60,7 +68,7 @@ void appendFlags(const std::vector<std::string> &args, size_t first,
     if (pathFlag != std::end(kPathFlags)) {
       llvm::StringRef value = arg.drop_front(pathFlag->size());
       out.flags.push_back(pathFlag->str() +
-                          absolutePath(value.str(), directory));
+                          pathFlagValue(*pathFlag, value.str(), directory));
       continue;
     }
     if (llvm::is_contained(kDropWithValue, arg)) {
@@ -98,6 +106,15 @@ std::string absolutePath(const std::string &path, const std::string &directory) 
   }
   llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
   return std::string(result);
+}
+
+std::string forcedIncludePath(const std::string &path,
+                              const std::string &directory) {
+  std::string inWorkingDirectory = absolutePath(path, directory);
+  if (llvm::sys::path::is_absolute(path) ||
+      llvm::sys::fs::exists(inWorkingDirectory))
+    return inWorkingDirectory;
+  return path;
 }
 
 CompilerCommand identifyCompiler(const std::vector<std::string> &args) {

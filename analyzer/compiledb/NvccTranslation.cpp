@@ -318,7 +318,7 @@ private:
       return;
     case Action::PreInclude:
       out.flags.push_back("-include");
-      out.flags.push_back(absolutePath(value, directory));
+      out.flags.push_back(forcedIncludePath(value, directory));
       return;
     case Action::Standard:
       out.flags.push_back("-std=" + value);

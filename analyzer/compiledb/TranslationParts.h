@@ -62,6 +62,13 @@ void appendHostFlags(const std::vector<std::string> &hostFlags,
 /// `path` made absolute against `directory`, dots removed.
 std::string absolutePath(const std::string &path, const std::string &directory);
 
+/// The file of `-include`/`-imacros` as gcc and nvcc find it: in the working
+/// directory (the entry's) first, made absolute there; otherwise left as
+/// written, so that clang, run in the entry's directory, searches the
+/// `#include "..."` chain (-iquote, -I, -isystem) for it as gcc does.
+std::string forcedIncludePath(const std::string &path,
+                              const std::string &directory);
+
 /// Picks the single clang GPU architecture for a list of nvcc -arch/-code/
 /// -gencode values; "" when none names a concrete sm_XX/compute_XX.
 std::string pickGpuArch(const std::vector<std::string> &archValues);

@@ -1,4 +1,5 @@
 // gcc/clang entries pass through, minus output, dependency and -Werror flags.
+#include "tests/compiledb/TempDir.h"
 #include "tests/compiledb/TranslationTestSupport.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -22,6 +23,25 @@ TEST(HostCompilerFlags, GxxEntryKeepsMeaningDropsOutputs) {
   EXPECT_EQ(inv.args, expected) << llvm::join(inv.args, " ");
   EXPECT_FALSE(inv.isCuda);
   EXPECT_TRUE(inv.droppedFlags.empty());
+}
+
+// -include/-imacros as gcc finds them: the working directory first (made
+// absolute there), else left for the #include "..." chain of -I directories.
+TEST(HostCompilerFlags, ForcedIncludeWorkingDirectoryFirstThenSearchPath) {
+  TempDir dir;
+  std::string here = dir.write("here.h", "");
+  for (const char *compiler : {"/usr/bin/g++", "nvcc"}) {
+    CompileEntry entry{dir.path(), dir.path() + "/a.cu",
+                       {compiler, "-include", "here.h", "-include",
+                        "elsewhere.h", "-Xcompiler", "-imacros,here.h",
+                        "-c", "a.cu"}};
+    auto inv = translateForClang(entry, fakeToolchain(), {});
+    std::string all = llvm::join(inv.args, " ");
+    EXPECT_TRUE(hasSequence(inv.args, {"-include", here})) << all;
+    EXPECT_TRUE(hasSequence(inv.args, {"-include", "elsewhere.h"})) << all;
+    if (llvm::StringRef(compiler) == "nvcc")
+      EXPECT_TRUE(hasSequence(inv.args, {"-imacros", here})) << all;
+  }
 }
 
 TEST(HostCompilerFlags, CFileIsC) {

@@ -73,7 +73,9 @@ INSTANTIATE_TEST_SUITE_P(
         PresentCase{"Undefine", {"-UBAR"}, {"-UBAR"}},
         PresentCase{"StdEquals", {"-std=c++17"}, {"-std=c++17"}},
         PresentCase{"StdSeparate", {"--std", "c++14"}, {"-std=c++14"}},
-        PresentCase{"PreInclude", {"-include", "pre.h"}, {"-include", "/build/pre.h"}},
+        // Not in the working directory (/build): left for clang's -I search.
+        PresentCase{"PreInclude", {"-include", "pre.h"}, {"-include", "pre.h"}},
+        PresentCase{"PreIncludeAbsolute", {"-include", "/inc/pre.h"}, {"-include", "/inc/pre.h"}},
         PresentCase{"Optimize", {"-O3"}, {"-O3"}},
         PresentCase{"M64", {"-m64"}, {"-m64"}},
         PresentCase{"ForwardedHostFlag", {"-forward-unknown-to-host-compiler", "-fopenmp"}, {"-fopenmp"}},

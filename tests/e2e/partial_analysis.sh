@@ -50,4 +50,30 @@ expect_stdout "fatal.cu: error: translation unit analyzed partially"
 expect_exit 3 "--partial-analysis=error" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=error --checks='-*'
 expect_exit 2 "--partial-analysis=maybe" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=maybe
 expect_stderr "--partial-analysis 'maybe': expected error or warn"
+# -include as gcc and nvcc find it: the entry's directory first, then the
+# #include "..." chain (-I). Not found would be a fatal error (exit 3).
+mkdir -p "$WORK/pre/inc" "$WORK/pre2/inc"
+cat >"$WORK/pre/inc/pre.h" <<'H'
+#define PRE_INCLUDED 1
+H
+cat >"$WORK/pre/a.cu" <<'CU'
+#ifndef PRE_INCLUDED
+#error the forced include was not read
+#endif
+CU
+cat >"$WORK/pre/compile_commands.json" <<JSON
+[
+ {"directory": "$WORK/pre", "file": "a.cu", "command": "nvcc -include pre.h -Iinc -c a.cu -o a.o"},
+ {"directory": "$WORK/pre", "file": "b.cu", "command": "nvcc -Xcompiler -include,pre.h -Iinc -c b.cu -o b.o"}
+]
+JSON
+cp "$WORK/pre/a.cu" "$WORK/pre/b.cu"
+expect_exit 0 "-include found on -I" -- "$STREAMLINT" -p "$WORK/pre" --checks='-*' --use-color=false
+cp "$WORK/pre/a.cu" "$WORK/pre2/a.cu"
+echo '#define PRE_INCLUDED 1' >"$WORK/pre2/pre.h"
+echo '#error the -I copy was read before the working directory' >"$WORK/pre2/inc/pre.h"
+cat >"$WORK/pre2/compile_commands.json" <<JSON
+[{"directory": "$WORK/pre2", "file": "a.cu", "command": "nvcc -include pre.h -Iinc -c a.cu -o a.o"}]
+JSON
+expect_exit 0 "-include: the working directory first" -- "$STREAMLINT" -p "$WORK/pre2" --checks='-*' --use-color=false
 finish
