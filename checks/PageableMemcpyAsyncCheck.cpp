@@ -98,11 +98,6 @@ private:
   llvm::StringSet<> seen_;
 };
 
-std::string unknownMemoryNote(const std::string &apiName) {
-  return apiName + ": cannot tell whether the host memory is pinned; if it is "
-                   "pageable the copy is staged and does not overlap";
-}
-
 std::string indentOf(clang::SourceLocation at, const clang::SourceManager &sm) {
   auto [file, offset] = sm.getDecomposedLoc(at);
   llvm::StringRef buffer = sm.getBufferData(file);
@@ -157,62 +152,6 @@ void PageableMemcpyAsyncCheck::registerMatchers(MatchFinder &finder) {
                                    unless(cxxMethodDecl(isVirtual())))
                           .bind("producer"),
                       this);
-}
-
-void PageableMemcpyAsyncCheck::summarizeReturn(const clang::FunctionDecl &function) {
-  if (function.isDependentContext() || !function.hasBody())
-    return;
-  Provenance returned = provenance_.returnedFrom(function);
-  reach::ReturnedMemory memory;
-  memory.usr = reach::functionUsr(function);
-  memory.name = reach::functionName(function, context());
-  if (memory.usr.empty())
-    return;
-  if (returned.returnedBy) {
-    memory.forwardsTo = reach::functionUsr(*returned.returnedBy);
-    if (memory.forwardsTo.empty() || memory.forwardsTo == memory.usr)
-      return;
-  } else if ((returned.kind == MemoryKind::Pageable ||
-              returned.kind == MemoryKind::Pinned) &&
-             returned.site && returned.location.isValid()) {
-    memory.kind = returned.kind == MemoryKind::Pageable ? "pageable" : "pinned";
-    memory.origin = returned.origin;
-    memory.location = context().point(returned.location);
-  } else {
-    return;
-  }
-  returns_.push_back(std::move(memory));
-}
-
-void PageableMemcpyAsyncCheck::checkCallGraph(reach::TranslationUnitReach &reach) {
-  for (reach::ReturnedMemory &memory : returns_)
-    reach.recordReturnedMemory(std::move(memory));
-  for (const ElsewhereCopy &copy : elsewhere_)
-    deferToWholeProgram(reach, *copy.copy, *copy.returnedBy, copy.apiName, copy.message);
-  returns_.clear();
-  elsewhere_.clear();
-}
-
-void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &reach,
-                                                   const clang::CallExpr &copy,
-                                                   const clang::FunctionDecl &returnedBy,
-                                                   const std::string &apiName,
-                                                   const std::string &message) {
-  std::string usr = reach::functionUsr(returnedBy);
-  reach::CallSite site;
-  site.expr = &copy;
-  site.caller = context().enclosingFunction(copy);
-  std::optional<Finding> finding =
-      usr.empty() ? std::nullopt : reach.pendingFinding(id(), site, message);
-  if (!finding)
-    return;
-  reach::PendingSite pending;
-  pending.finding = std::move(*finding);
-  pending.function = std::move(usr);
-  pending.root = reach::ReachRoot::PageableReturn;
-  pending.otherwiseReported = strict_;
-  pending.otherwiseMessage = unknownMemoryNote(apiName);
-  reach.defer(std::move(pending));
 }
 
 void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
@@ -294,12 +233,15 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
     auto settled = [](const Provenance &p) {
       return p.kind == MemoryKind::Device || p.kind == MemoryKind::Pinned;
     };
-    const Provenance *elsewhere = from.returnedBy && settled(to)   ? &from
-                                  : to.returnedBy && settled(from) ? &to
-                                                                   : nullptr;
+    auto decidedElsewhere = [](const Provenance &p) {
+      return p.returnedBy || p.parameterOf;
+    };
+    const Provenance *elsewhere = decidedElsewhere(from) && settled(to)   ? &from
+                                  : decidedElsewhere(to) && settled(from) ? &to
+                                                                          : nullptr;
     if (elsewhere && !dependent) {
-      elsewhere_.push_back(
-          {copy, elsewhere->returnedBy, apiName, message(elsewhere == &from, "{origin}")});
+      elsewhere_.push_back({copy, elsewhere->returnedBy, elsewhere->parameterOf, apiName,
+                            message(elsewhere == &from, "{origin}")});
       return;
     }
     bool unknown = (from.kind == MemoryKind::Unknown || to.kind == MemoryKind::Unknown) &&

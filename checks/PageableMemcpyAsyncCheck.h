@@ -32,20 +32,25 @@ private:
   std::optional<FixIt> pinnedAllocationFix(const Provenance &memory,
                                            const clang::FunctionDecl *function);
 
-  /// Records what a pointer-returning function returns, for copies in other
-  /// TUs that use its result.
-  void summarizeReturn(const clang::FunctionDecl &function);
-  /// A copy whose host end another TU's function returns: resolved once the
-  /// whole program is summarized.
-  void deferToWholeProgram(reach::TranslationUnitReach &reach, const clang::CallExpr &copy,
-                           const clang::FunctionDecl &returnedBy, const std::string &apiName,
-                           const std::string &message);
+  // The whole-program half (PageableMemcpyAsyncSummaries.cpp).
 
+  /// A copy whose host end is decided in other TUs: what a function returns
+  /// (returnedBy) or what callers pass for a parameter (parameterOf).
   struct ElsewhereCopy {
     const clang::CallExpr *copy;
     const clang::FunctionDecl *returnedBy;
+    const clang::ParmVarDecl *parameterOf;
     std::string apiName, message;
   };
+  /// Records what a pointer-returning function returns, for copies in other
+  /// TUs that use its result.
+  void summarizeReturn(const clang::FunctionDecl &function);
+  /// What every call in this TU passes for pointer parameters of user
+  /// functions, and which functions have their address taken.
+  std::vector<reach::PassedMemory> summarizeArguments();
+  /// Resolved once the whole program is summarized.
+  void deferToWholeProgram(reach::TranslationUnitReach &reach, const ElsewhereCopy &copy);
+  static std::string unknownMemoryNote(const std::string &apiName);
 
   const bool strict_;
   PointerProvenance provenance_;

@@ -96,7 +96,7 @@ Provenance mergeProvenance(const Provenance &a, const Provenance &b) {
     return b;
   if (b.kind == MemoryKind::Null)
     return a;
-  if (a.kind != b.kind || a.returnedBy != b.returnedBy)
+  if (a.kind != b.kind || a.returnedBy != b.returnedBy || a.parameterOf != b.parameterOf)
     return unknown();
   if (a.site == b.site)
     return a;
@@ -121,6 +121,35 @@ Provenance PointerProvenance::of(const clang::Expr *pointer,
 const std::vector<const clang::CallExpr *> &PointerProvenance::registrations() {
   return index_->registrations();
 }
+
+const llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> &
+PointerProvenance::callsByCallee() {
+  return index_->callsByCallee();
+}
+
+const llvm::SmallPtrSet<const clang::FunctionDecl *, 16> &PointerProvenance::addressTaken() {
+  return index_->addressTaken();
+}
+
+namespace {
+
+/// A parameter whose callers this TU does not all show: the whole-program
+/// pass decides it from every call's argument (PassedMemory). Not for
+/// virtual methods (calls reach overriders), template patterns or main.
+Provenance openParameter(const clang::ParmVarDecl *parm,
+                         const clang::FunctionDecl *function) {
+  if (!function || function->isDependentContext() || function->isMain() ||
+      !parm->getType()->isPointerType())
+    return unknown();
+  if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(function))
+    if (method->isVirtual())
+      return unknown();
+  Provenance open = leaf(MemoryKind::Unknown, "", parm->getLocation(), parm);
+  open.parameterOf = parm;
+  return open;
+}
+
+} // namespace
 
 Provenance PointerProvenance::evaluate(const clang::Expr *e,
                                        const clang::Stmt *use, Walk &walk) {
@@ -372,7 +401,7 @@ Provenance PointerProvenance::parameter(const clang::ParmVarDecl *parm, Walk &wa
   const std::vector<const clang::CallExpr *> *callers =
       function ? index_->visibleCallers(function) : nullptr;
   if (!callers || callers->empty())
-    return unknown();
+    return applyRegistration(openParameter(parm, function), walk);
   unsigned index = parm->getFunctionScopeIndex();
   Provenance result = leaf(MemoryKind::Null, "", {}, nullptr);
   for (const clang::CallExpr *caller : *callers) {
@@ -391,7 +420,7 @@ Provenance PointerProvenance::parameter(const clang::ParmVarDecl *parm, Walk &wa
 }
 
 Provenance PointerProvenance::applyRegistration(Provenance result, Walk &walk) {
-  bool undecided = result.kind == MemoryKind::Unknown && result.returnedBy;
+  bool undecided = result.kind == MemoryKind::Unknown && (result.returnedBy || result.parameterOf);
   if ((result.kind != MemoryKind::Pageable && !undecided) || !result.site ||
       !walk.applyRegistrations)
     return result;

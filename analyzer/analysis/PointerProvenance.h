@@ -7,7 +7,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
-
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <memory>
 #include <string>
@@ -44,11 +45,16 @@ struct Provenance {
   /// Unknown here, but decided by what this function returns: it is a user
   /// function defined in another TU (the whole-program pass resolves it).
   const clang::FunctionDecl *returnedBy = nullptr;
+  /// Unknown here, but decided by what callers pass for this parameter: its
+  /// function may be called from other TUs (the whole-program pass resolves
+  /// it from every call's argument).
+  const clang::ParmVarDecl *parameterOf = nullptr;
 };
 
 /// Answers provenance questions about pointers in one TU. Conservative: a
 /// variable assigned from sources of different kinds is Unknown; parameters
-/// are followed only into functions whose every caller is in the TU.
+/// are followed into functions whose every caller is in the TU, and left to
+/// the whole-program pass (Provenance::parameterOf) for the others.
 class ProvenanceIndex;
 
 class PointerProvenance {
@@ -67,6 +73,12 @@ public:
 
   /// The cudaHostRegister calls in the TU.
   const std::vector<const clang::CallExpr *> &registrations();
+
+  /// Direct calls in the TU, by callee (canonical declaration), and whether
+  /// a function's address is taken: what callers pass, for the whole program.
+  const llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> &
+  callsByCallee();
+  const llvm::SmallPtrSet<const clang::FunctionDecl *, 16> &addressTaken();
 
 private:
   struct Walk; // one query: the copy, the recursion guard and depth

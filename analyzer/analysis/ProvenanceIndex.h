@@ -56,6 +56,17 @@ public:
   /// The calls of `function` when all are visible in the TU (internal
   /// linkage, never address-taken, not virtual); null otherwise.
   const std::vector<const clang::CallExpr *> *visibleCallers(const clang::FunctionDecl *function);
+  /// Every direct call, by callee (canonical declaration).
+  const llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> &
+  callsByCallee() {
+    build();
+    return callers_;
+  }
+  /// Functions (canonical declarations) used other than by a direct call.
+  const llvm::SmallPtrSet<const clang::FunctionDecl *, 16> &addressTaken() {
+    build();
+    return addressTaken_;
+  }
   /// cudaHostRegister / cuMemHostRegister calls.
   const std::vector<const clang::CallExpr *> &registrations();
 

@@ -255,15 +255,78 @@ std::optional<Finding> resolvedReturn(const PendingSite &site,
   return finding;
 }
 
+/// Who passes the memory, for a message: "'main'", "'main' and 'step'",
+/// "'main' and 3 other callers".
+std::string callerList(const std::vector<const PassedMemory *> &calls) {
+  std::vector<std::string> names;
+  for (const PassedMemory *call : calls)
+    if (std::find(names.begin(), names.end(), call->callerName) == names.end())
+      names.push_back(call->callerName);
+  std::string list = "'" + names.front() + "'";
+  if (names.size() == 2)
+    list += " and '" + names[1] + "'";
+  else if (names.size() > 2)
+    list += " and " + std::to_string(names.size() - 1) + " other callers";
+  return list;
+}
+
+/// A copy whose host pointer is a parameter of a function other TUs may
+/// call: reported when every call in the program passes pageable memory.
+std::optional<Finding> resolvedArgument(const PendingSite &site,
+                                        const ProgramSummary &program,
+                                        const std::set<std::string> &registered) {
+  ParameterMemory memory = parameterMemory(program.passed, site.function, site.parameter);
+  Finding finding = site.finding;
+  bool pinnedSomewhere = false;
+  for (const PassedMemory *call : memory.calls)
+    pinnedSomewhere = pinnedSomewhere || registered.count(pointKey(call->location));
+  if (pinnedSomewhere)
+    return std::nullopt; // registered with cudaHostRegister in another function
+  if (memory.known && memory.kind == "pageable") {
+    std::vector<std::string> origins;
+    for (const PassedMemory *call : memory.calls)
+      if (std::find(origins.begin(), origins.end(), call->origin) == origins.end())
+        origins.push_back(call->origin);
+    std::string origin = origins.front();
+    for (size_t i = 1; i < origins.size(); ++i)
+      origin += i + 1 == origins.size() ? " or " + origins[i] : ", " + origins[i];
+    origin += ", passed by " + callerList(memory.calls);
+    size_t at = finding.message.find("{origin}");
+    if (at != std::string::npos)
+      finding.message.replace(at, 8, origin);
+    for (const PassedMemory *call : memory.calls) {
+      if (!call->location.file.empty())
+        finding.related.push_back({call->location, call->allocated
+                                                       ? "host memory allocated here by " +
+                                                             call->origin
+                                                       : "host memory declared here"});
+      finding.related.push_back({call->call, "passed here by '" + call->callerName + "'"});
+    }
+    return finding;
+  }
+  if (memory.known || !site.otherwiseReported)
+    return std::nullopt; // pinned or device memory: nothing to say
+  finding.severity = site.otherwiseSeverity;
+  finding.message = site.otherwiseMessage;
+  finding.fixes.clear();
+  return finding;
+}
+
 } // namespace
 
 std::vector<Finding> resolveSites(ProgramSummary program) {
   program.normalize();
   ReachIndex index(program);
+  std::set<std::string> registered = registeredMemory(program.passed);
   std::vector<Finding> findings;
   for (const PendingSite &site : program.sites) {
     if (site.root == ReachRoot::PageableReturn) {
       if (std::optional<Finding> finding = resolvedReturn(site, program))
+        findings.push_back(std::move(*finding));
+      continue;
+    }
+    if (site.root == ReachRoot::PageableArgument) {
+      if (std::optional<Finding> finding = resolvedArgument(site, program, registered))
         findings.push_back(std::move(*finding));
       continue;
     }

@@ -45,6 +45,7 @@ void ProgramSummary::add(TranslationUnitSummary summary) {
   for (ReturnedMemory &returned : summary.returns)
     returns.emplace(returned.usr, std::move(returned));
   mergeHandleFacts(handles, std::move(summary.handles));
+  addPassedMemory(passed, std::move(summary.passed));
 }
 
 const ReturnedMemory *returnedMemory(const ProgramSummary &program,
@@ -96,6 +97,7 @@ void ProgramSummary::normalize() {
                             return !siteLess(a, b) && !siteLess(b, a);
                           }),
               sites.end());
+  normalizePassedMemory(passed);
 }
 
 // ---- JSON ------------------------------------------------------------------
@@ -106,13 +108,14 @@ static const char *rootName(ReachRoot root) {
   case ReachRoot::ChurningLoop: return "churning-loop";
   case ReachRoot::Callback: return "callback";
   case ReachRoot::PageableReturn: return "pageable-return";
+  case ReachRoot::PageableArgument: return "pageable-argument";
   }
   return "loop";
 }
 static ReachRoot rootFrom(const json &j) {
   std::string name = j.get<std::string>();
   for (ReachRoot root : {ReachRoot::Loop, ReachRoot::ChurningLoop, ReachRoot::Callback,
-                         ReachRoot::PageableReturn})
+                         ReachRoot::PageableReturn, ReachRoot::PageableArgument})
     if (name == rootName(root))
       return root;
   throw std::runtime_error("unknown reach root '" + name + "'");
@@ -148,13 +151,14 @@ std::string toJson(const TranslationUnitSummary &s) {
                      {"otherwiseSeverity", severityName(p.otherwiseSeverity)},
                      {"otherwiseMessage", p.otherwiseMessage},
                      {"allocatingCalls", p.allocatingCalls},
-                     {"freeingCalls", p.freeingCalls}});
+                     {"freeingCalls", p.freeingCalls}, {"parameter", p.parameter}});
   json &returns = j["returns"] = json::array();
   for (const ReturnedMemory &r : s.returns)
     returns.push_back({{"usr", r.usr}, {"name", r.name}, {"kind", r.kind},
                        {"origin", r.origin}, {"location", pointJson(r.location)},
                        {"forwardsTo", r.forwardsTo}});
   j["handles"] = handleFactsJson(s.handles);
+  j["passed"] = passedMemoryJson(s.passed);
   return j.dump(1);
 }
 
@@ -200,6 +204,7 @@ bool fromJson(const std::string &text, const std::string &origin,
       site.otherwiseMessage = p.at("otherwiseMessage").get<std::string>();
       site.allocatingCalls = p.value("allocatingCalls", std::vector<std::string>{});
       site.freeingCalls = p.value("freeingCalls", std::vector<std::string>{});
+      site.parameter = p.value("parameter", -1);
       parsed.sites.push_back(std::move(site));
     }
     // Optional: summaries written before wrappers were summarized lack it.
@@ -214,6 +219,9 @@ bool fromJson(const std::string &text, const std::string &origin,
     // Optional: summaries written before handles were summarized lack it.
     if (j.contains("handles"))
       parsed.handles = handleFactsFrom(j.at("handles"));
+    // Optional: summaries written before pointer arguments were summarized.
+    if (j.contains("passed"))
+      parsed.passed = passedMemoryFrom(j.at("passed"));
     s = std::move(parsed);
     return true;
   } catch (const std::exception &e) {

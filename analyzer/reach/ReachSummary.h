@@ -7,6 +7,7 @@
 
 #include "analyzer/Finding.h"
 #include "analyzer/reach/HandleFacts.h"
+#include "analyzer/reach/PassedMemory.h"
 
 #include <map>
 #include <string>
@@ -62,6 +63,8 @@ enum class ReachRoot {
   ChurningLoop, // ... a loop that both allocates and frees per iteration
   Callback,     // the site is reached from a registered host callback
   PageableReturn, // `function` (another TU's) returns pageable host memory
+  PageableArgument, // every caller of `function` passes pageable memory
+                    // for its parameter `parameter`
 };
 
 /// What a function defined in some TU returns, when it returns a pointer
@@ -91,6 +94,8 @@ struct PendingSite {
   /// frees (alloc-in-loop.ExtraAllocFunctions); they decide whether a loop
   /// churns for this site only, never for other checks' sites.
   std::vector<std::string> allocatingCalls, freeingCalls;
+  /// PageableArgument: the parameter of `function` the host pointer is.
+  int parameter = -1;
 };
 
 /// Everything one TU contributes to the whole-program pass.
@@ -103,6 +108,7 @@ struct TranslationUnitSummary {
   std::vector<PendingSite> sites;
   std::vector<ReturnedMemory> returns;
   std::vector<HandleFacts> handles; // library handles (HandleFacts.h)
+  std::vector<PassedMemory> passed; // pointer arguments (PassedMemory.h)
 };
 
 /// The union of all TUs' summaries; functions defined in several TUs
@@ -115,6 +121,7 @@ struct ProgramSummary {
   std::vector<PendingSite> sites;
   std::map<std::string, ReturnedMemory> returns; // by USR
   std::map<std::string, HandleFacts> handles;    // by key
+  PassedMemoryMap passed;                        // by callee USR
 
   void add(TranslationUnitSummary summary);
   /// Sorts and deduplicates, so the result is the same whatever the order

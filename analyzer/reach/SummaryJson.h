@@ -4,6 +4,7 @@
 
 #include "analyzer/Finding.h"
 #include "analyzer/reach/HandleFacts.h"
+#include "analyzer/reach/PassedMemory.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,5 +26,7 @@ Finding findingFrom(const nlohmann::json &j);
 Severity severityFrom(const nlohmann::json &j);
 nlohmann::json handleFactsJson(const std::vector<HandleFacts> &handles);
 std::vector<HandleFacts> handleFactsFrom(const nlohmann::json &j);
+nlohmann::json passedMemoryJson(const std::vector<PassedMemory> &passed);
+std::vector<PassedMemory> passedMemoryFrom(const nlohmann::json &j);
 
 } // namespace streamlint::reach

@@ -69,6 +69,11 @@ public:
   void recordReturnedMemory(ReturnedMemory memory) {
     summary_.returns.push_back(std::move(memory));
   }
+  /// What this TU's calls pass for pointer parameters (PassedMemory.h).
+  void recordPassedMemory(std::vector<PassedMemory> passed) {
+    for (PassedMemory &memory : passed)
+      summary_.passed.push_back(std::move(memory));
+  }
   /// Library handles' facts (LibraryHandles.h), judged with the program's.
   void recordHandles(std::vector<HandleFacts> handles) {
     for (HandleFacts &facts : handles)

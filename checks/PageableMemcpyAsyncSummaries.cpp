@@ -1,0 +1,180 @@
+// pageable-memcpy-async's whole-program half: what this TU's functions
+// return and what its calls pass for pointer parameters, and the copies whose
+// host end those decide, handed to the whole-program pass.
+#include "checks/PageableMemcpyAsyncCheck.h"
+
+#include "analyzer/reach/TranslationUnitReach.h"
+
+#include "clang/AST/ExprCXX.h"
+
+namespace streamlint {
+namespace {
+
+const char *kindName(MemoryKind kind) {
+  switch (kind) {
+  case MemoryKind::Pageable: return "pageable";
+  case MemoryKind::Pinned: return "pinned";
+  case MemoryKind::Device: return "device";
+  case MemoryKind::Null:
+  case MemoryKind::Unknown: break;
+  }
+  return "unknown";
+}
+
+bool hasPointerParameter(const clang::FunctionDecl &function) {
+  for (const clang::ParmVarDecl *parm : function.parameters())
+    if (parm->getType()->isPointerType())
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::string PageableMemcpyAsyncCheck::unknownMemoryNote(const std::string &apiName) {
+  return apiName + ": cannot tell whether the host memory is pinned; if it is "
+                   "pageable the copy is staged and does not overlap";
+}
+
+void PageableMemcpyAsyncCheck::summarizeReturn(const clang::FunctionDecl &function) {
+  if (function.isDependentContext() || !function.hasBody())
+    return;
+  Provenance returned = provenance_.returnedFrom(function);
+  reach::ReturnedMemory memory;
+  memory.usr = reach::functionUsr(function);
+  memory.name = reach::functionName(function, context());
+  if (memory.usr.empty())
+    return;
+  if (returned.returnedBy) {
+    memory.forwardsTo = reach::functionUsr(*returned.returnedBy);
+    if (memory.forwardsTo.empty() || memory.forwardsTo == memory.usr)
+      return;
+  } else if ((returned.kind == MemoryKind::Pageable ||
+              returned.kind == MemoryKind::Pinned) &&
+             returned.site && returned.location.isValid()) {
+    memory.kind = returned.kind == MemoryKind::Pageable ? "pageable" : "pinned";
+    memory.origin = returned.origin;
+    memory.location = context().point(returned.location);
+  } else {
+    return;
+  }
+  returns_.push_back(std::move(memory));
+}
+
+void PageableMemcpyAsyncCheck::checkCallGraph(reach::TranslationUnitReach &reach) {
+  for (reach::ReturnedMemory &memory : returns_)
+    reach.recordReturnedMemory(std::move(memory));
+  reach.recordPassedMemory(summarizeArguments());
+  for (const ElsewhereCopy &copy : elsewhere_)
+    deferToWholeProgram(reach, copy);
+  returns_.clear();
+  elsewhere_.clear();
+}
+
+void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &reach,
+                                                   const ElsewhereCopy &copy) {
+  const clang::FunctionDecl *decider =
+      copy.returnedBy ? copy.returnedBy
+                      : llvm::dyn_cast<clang::FunctionDecl>(copy.parameterOf->getDeclContext());
+  std::string usr = decider ? reach::functionUsr(*decider) : "";
+  reach::CallSite site;
+  site.expr = copy.copy;
+  site.caller = context().enclosingFunction(*copy.copy);
+  std::optional<Finding> finding =
+      usr.empty() ? std::nullopt : reach.pendingFinding(id(), site, copy.message);
+  if (!finding)
+    return;
+  reach::PendingSite pending;
+  pending.finding = std::move(*finding);
+  pending.function = std::move(usr);
+  pending.root = reach::ReachRoot::PageableReturn;
+  if (copy.parameterOf) {
+    pending.root = reach::ReachRoot::PageableArgument;
+    pending.parameter = static_cast<int>(copy.parameterOf->getFunctionScopeIndex());
+  }
+  pending.otherwiseReported = strict_;
+  pending.otherwiseMessage = unknownMemoryNote(copy.apiName);
+  reach.defer(std::move(pending));
+}
+
+std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() {
+  const clang::SourceManager &sm = context().sources();
+  auto userFunction = [&](const clang::FunctionDecl &function) {
+    if (sm.isInSystemHeader(function.getLocation()) || !hasPointerParameter(function))
+      return false;
+    const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function);
+    return !(method && method->isVirtual());
+  };
+  std::vector<reach::PassedMemory> passed;
+  for (const clang::FunctionDecl *function : provenance_.addressTaken()) {
+    std::string usr = userFunction(*function) ? reach::functionUsr(*function) : "";
+    if (usr.empty())
+      continue;
+    reach::PassedMemory taken;
+    taken.callee = std::move(usr);
+    taken.call = context().point(function->getLocation());
+    passed.push_back(std::move(taken));
+  }
+  // Functions that pin what they receive: cudaHostRegister(parameter).
+  for (const clang::CallExpr *registration : provenance_.registrations()) {
+    if (registration->getNumArgs() < 1)
+      continue;
+    Provenance memory = provenance_.of(registration->getArg(0), registration,
+                                       context().enclosingFunction(*registration));
+    const clang::ParmVarDecl *parm = memory.parameterOf;
+    const auto *function =
+        parm ? llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext()) : nullptr;
+    std::string usr = function ? reach::functionUsr(*function) : "";
+    if (usr.empty())
+      continue;
+    reach::PassedMemory registers;
+    registers.callee = std::move(usr);
+    registers.parameter = static_cast<int>(parm->getFunctionScopeIndex());
+    registers.kind = "registers";
+    registers.call = context().point(registration->getBeginLoc());
+    passed.push_back(std::move(registers));
+  }
+  for (const auto &[callee, calls] : provenance_.callsByCallee()) {
+    std::string usr = userFunction(*callee) ? reach::functionUsr(*callee) : "";
+    if (usr.empty())
+      continue;
+    for (const clang::CallExpr *call : calls) {
+      const clang::FunctionDecl *caller = context().enclosingFunction(*call);
+      if (sm.isInSystemHeader(call->getBeginLoc()) || (caller && caller->isDependentContext()))
+        continue;
+      // An operator that is a member takes its object as argument 0.
+      unsigned shift = llvm::isa<clang::CXXOperatorCallExpr>(call) &&
+                       llvm::isa<clang::CXXMethodDecl>(callee);
+      for (const clang::ParmVarDecl *parm : callee->parameters()) {
+        unsigned argument = parm->getFunctionScopeIndex() + shift;
+        if (!parm->getType()->isPointerType() || argument >= call->getNumArgs())
+          continue;
+        Provenance memory = provenance_.of(call->getArg(argument), call, caller);
+        if (memory.kind == MemoryKind::Null)
+          continue; // nullptr passed: says nothing about the memory
+        reach::PassedMemory arg;
+        arg.callee = usr;
+        arg.parameter = static_cast<int>(parm->getFunctionScopeIndex());
+        arg.call = context().point(call->getBeginLoc());
+        arg.callerName = caller ? reach::functionName(*caller, context()) : "global scope";
+        const clang::ParmVarDecl *forwarded = memory.parameterOf;
+        const auto *forwarder =
+            forwarded ? llvm::dyn_cast<clang::FunctionDecl>(forwarded->getDeclContext()) : nullptr;
+        if (forwarder) {
+          arg.forwardsTo = reach::functionUsr(*forwarder);
+          arg.forwardsParameter = static_cast<int>(forwarded->getFunctionScopeIndex());
+        }
+        if (arg.forwardsTo.empty()) {
+          arg.kind = kindName(memory.kind);
+          arg.origin = memory.origin;
+          if (memory.location.isValid())
+            arg.location = context().point(memory.location);
+          arg.allocated = memory.allocation != nullptr;
+        }
+        passed.push_back(std::move(arg));
+      }
+    }
+  }
+  return passed;
+}
+
+} // namespace streamlint
