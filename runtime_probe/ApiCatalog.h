@@ -27,6 +27,8 @@ enum ApiTrait : std::uint16_t {
   TraitPinsHost = 1 << 9,      // the range it returns (or registers) is pinned host memory
   TraitManaged = 1 << 10,      // the range it returns is managed memory
   TraitDriverApi = 1 << 11,    // a driver API entry point (cu*), not the runtime's
+  TraitRegistersHostFunction = 1 << 12, // set by the probe, not classifyApi:
+                                        // see CallbackSelection.h
   TraitKnown = 1 << 15,        // classified (even if no other bit is set)
 };
 

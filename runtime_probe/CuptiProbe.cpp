@@ -8,6 +8,8 @@
 #include "ApiCatalog.h"
 #include "CallParams.h"
 #include "CallSiteTable.h"
+#include "CallbackSelection.h"
+#include "CuptiCallbackSelection.h"
 #include "DriverImports.h"
 #include "HostClock.h"
 #include "ModuleMap.h"
@@ -69,10 +71,12 @@ struct ProbeState {
   CudaModules cudaModules;
   Unwinder unwinder = Unwinder::Libunwind;
   bool stackMemo = true; // STREAMLINT_PROBE_STACK_MEMO=0 turns it off
+  bool hostTime = true;  // STREAMLINT_PROBE_HOST_TIME=0: no clock (benches only)
   char rawPath[1024] = {};
   std::atomic<bool> stopped{false};
   CUpti_SubscriberHandle subscriber = nullptr;
   std::atomic<bool> driverLaunchesOn{false}; // see enableDriverLaunches
+  std::atomic<bool> wholeRuntimeDomainOn{false}; // see enableWholeRuntime
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
   std::atomic<std::uint16_t> driverTraitsByCallbackId[kMaxCallbackIds] = {};
   std::atomic<std::uint32_t> nextThreadId{1};
@@ -83,6 +87,8 @@ ProbeState *gProbe = nullptr;
 /// Per-thread reentrancy guard and the call in flight.
 struct ThreadState {
   int depth = 0;          // nesting of runtime API calls
+  CUpti_CallbackId outerId = 0; // the outermost call in flight
+  bool outerDriver = false;
   bool inProbe = false;   // the probe's own CUDA calls
   signed char driverThread = -1; // -1 unknown, 0 no, 1 yes
   bool skip = false;      // the outermost call in flight is not recorded
@@ -114,6 +120,8 @@ std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name, bool driver) {
   std::uint16_t t = slot.load(std::memory_order_relaxed);
   if (!(t & TraitKnown)) { // first call of this API: classify once
     t = name ? classifyApi(name) : TraitKnown;
+    if (!driver && name && registersHostFunction(name))
+      t |= TraitRegistersHostFunction;
     slot.store(t, std::memory_order_relaxed);
   }
   return t;
@@ -148,6 +156,18 @@ void enableDriverLaunches(ThreadState &t) {
   t.inProbe = false;
 }
 
+// The first registration of a host function turns on the runtime calls the
+// catalog leaves off: api-in-host-callback reports every CUDA call on the
+// callback thread (CallbackSelection.h). CUPTI honours the change at its next
+// dispatch, and the host function cannot run before its registration.
+void enableWholeRuntime(ThreadState &t) {
+  if (gProbe->wholeRuntimeDomainOn.exchange(true))
+    return;
+  t.inProbe = true;
+  enableWholeRuntimeDomain(gProbe->subscriber);
+  t.inProbe = false;
+}
+
 constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
                                        TraitAllocation | TraitSynchronization;
 // Host time is read only where some evidence reports it: allocations
@@ -156,6 +176,8 @@ constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
 // the program's own stream is not timed: two clock reads are a tenth of a
 // launch's budget.
 bool reportsHostTime(const ApiCall &call) {
+  if (!gProbe->hostTime)
+    return false;
   if (call.traits & TraitAllocation)
     return true;
   if (call.traits & TraitMemcpyAsync)
@@ -169,8 +191,13 @@ __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_
                            const CUpti_CallbackData *cb, bool driver = false) {
   if (t.depth++ > 0)
     return; // cudart calling itself: the outermost call is the site
+  t.outerId = cbid;
+  t.outerDriver = driver;
   t.call = ApiCall{};
   t.call.traits = traitsFor(cbid, cb->functionName, driver);
+  if ((t.call.traits & TraitRegistersHostFunction) &&
+      !gProbe->wholeRuntimeDomainOn.load(std::memory_order_relaxed))
+    enableWholeRuntime(t);
   // No check looks at this call (cudaGetLastError, cudaGetDevice, ...) unless
   // it runs on the driver's callback thread: no params, no clock, no unwind.
   t.skip = !(t.call.traits & kInteresting) && !onDriverThread(t);
@@ -187,7 +214,14 @@ __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_
   t.startTicks = reportsHostTime(t.call) ? gProbe->clock.now() : 0;
 }
 
-__attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, const CUpti_CallbackData *cb) {
+__attribute__((always_inline)) inline void onRuntimeExit(ThreadState &t, CUpti_CallbackId cbid,
+                                                         const CUpti_CallbackData *cb,
+                                                         bool driver = false) {
+  // An exit whose enter was not delivered: a call already in flight when
+  // enableWholeRuntime turned its callback on (none in flight, or it is not
+  // the outermost call's).
+  if (t.depth == 0 || (t.depth == 1 && (cbid != t.outerId || driver != t.outerDriver)))
+    return;
   if (--t.depth > 0 || t.skip)
     return;
   ApiCall &call = t.call;
@@ -267,7 +301,7 @@ void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
     if (enter)
       onRuntimeEnter(t, cbid, cb);
     else
-      onRuntimeExit(t, cb);
+      onRuntimeExit(t, cbid, cb);
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     if (isDriverLaunch(cbid)) {
       if (enter)
@@ -275,7 +309,7 @@ void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
     } else if (enter) { // a driver entry point the checks flag
       onRuntimeEnter(t, cbid, cb, /*driver=*/true);
     } else {
-      onRuntimeExit(t, cb);
+      onRuntimeExit(t, cbid, cb, /*driver=*/true);
     }
   }
 }
@@ -365,6 +399,9 @@ void startProbe() {
                  "not libunwind, libgcc or none; using libunwind\n", name);
   if (const char *memo = std::getenv("STREAMLINT_PROBE_STACK_MEMO"))
     gProbe->stackMemo = std::strcmp(memo, "0") != 0;
+  // Only to measure what the clock reads cost: the trace's host times are 0.
+  if (const char *hostTime = std::getenv("STREAMLINT_PROBE_HOST_TIME"))
+    gProbe->hostTime = std::strcmp(hostTime, "0") != 0;
   Unwinder wanted = gProbe->unwinder;
   gProbe->unwinder = initStackCapture(wanted);
   if (gProbe->unwinder != wanted) {
@@ -392,16 +429,22 @@ void startProbe() {
     gProbe->stopped.store(true);
     return;
   }
-  cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
-  // Every <<<>>> launch also pushes and pops its configuration: bookkeeping
-  // that is never a misuse and would double the callbacks of a launch.
-  for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
-                              CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
-    cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  gProbe->subscriber = subscriber;
+  // Only the catalog's runtime calls, until a host function is registered
+  // (CallbackSelection.h): every enabled callback costs CUPTI's dispatch.
+  const char *forced = std::getenv("STREAMLINT_PROBE_RUNTIME_CALLBACKS");
+  if (forced && *forced && std::strcmp(forced, "all") != 0 &&
+      std::strcmp(forced, "catalog") != 0)
+    std::fprintf(stderr, "streamlint-probe: STREAMLINT_PROBE_RUNTIME_CALLBACKS=%s "
+                 "is not all or catalog; using catalog\n", forced);
+  if (runtimeCallbacksWanted(forced) == RuntimeCallbacks::All ||
+      enableCatalogRuntimeCallbacks(subscriber) == 0) {
+    enableWholeRuntimeDomain(subscriber);
+    gProbe->wholeRuntimeDomainOn.store(true);
+  }
   if (driverSitesWanted())
     for (CUpti_CallbackId id : kDriverSiteCallbacks)
       cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
-  gProbe->subscriber = subscriber; // driver launch callbacks: enableDriverLaunches
   std::atexit(flushAtExit);
   pthread_atfork(nullptr, nullptr, onForkChild);
   installSignalHandlers();

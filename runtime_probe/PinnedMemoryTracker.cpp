@@ -44,8 +44,8 @@ void PinnedMemoryTracker::add(std::uintptr_t start, std::size_t bytes,
 }
 
 bool PinnedMemoryTracker::remove(std::uintptr_t start) {
-  if (!start)
-    return false;
+  if (!start || !startsRange(start))
+    return false; // every cudaFree of device memory: no lock taken
   lock();
   std::uint32_t n = count_.load(kRelaxed);
   std::uint32_t at = 0;
@@ -66,6 +66,26 @@ bool PinnedMemoryTracker::remove(std::uintptr_t start) {
   sequence_.fetch_add(1, std::memory_order_release);
   unlock();
   return true;
+}
+
+bool PinnedMemoryTracker::startsRange(std::uintptr_t start) const {
+  for (;;) {
+    std::uint64_t before = generation();
+    if (before & 1)
+      continue;
+    std::uint32_t lo = 0, hi = count_.load(kRelaxed);
+    while (lo < hi) { // first entry whose start is >= start
+      std::uint32_t mid = (lo + hi) / 2;
+      if (starts_[mid].load(kRelaxed) < start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    bool found = lo < count_.load(kRelaxed) && starts_[lo].load(kRelaxed) == start;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (sequence_.load(kRelaxed) == before)
+      return found;
+  }
 }
 
 HostRangeKind PinnedMemoryTracker::find(std::uintptr_t address,

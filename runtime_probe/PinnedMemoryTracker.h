@@ -43,7 +43,11 @@ public:
   void add(std::uintptr_t start, std::size_t bytes, HostRangeKind kind);
   /// Forgets the range that starts at `start` (cudaFreeHost,
   /// cudaHostUnregister, cudaFree of managed memory); false if none did.
+  /// An address that starts no range (every cudaFree of device memory) is
+  /// told by a lock-free search, without the writers' lock.
   bool remove(std::uintptr_t start);
+  /// Whether a known range starts at `start` (lock-free, like find).
+  bool startsRange(std::uintptr_t start) const;
 
   /// The range kind holding `address`, without the driver.
   HostRangeKind find(std::uintptr_t address, ThreadCache &cache) const;

@@ -6,7 +6,12 @@
 // section of this program given to the probe as libcuda's range) below
 // "cudart" and application frames. Prints ns per call for each stage alone
 // and for each call kind's whole path, with the stack memo (StackMemo.h) on
-// and off, against the bare frame chain in the same run.
+// and off, against the bare frame chain in the same run. The last rows
+// run each kind's whole path with cold caches: between calls the bench
+// writes over 1 MiB (about what the driver's own work in a real call evicts
+// from L1/L2) or 64 MiB (past L3) of other memory, and times each call
+// alone, as a program that does real work between CUDA calls makes the
+// probe's data cold.
 //   probe_handler_bench [CALLS] [APP_DEPTH]
 // CALLS per measurement (default 200000), APP_DEPTH application frames
 // above the "cudart" ones (default 4; 20 or more for Thrust-like stacks).
@@ -154,6 +159,29 @@ __attribute__((noinline)) double timeCalls(long calls, int appDepth, int sites) 
   return runs[2];
 }
 
+/// ns per call with caches cold: `evictBytes` of other memory written
+/// between calls, each call timed alone (the eviction is not timed); median
+/// of `calls` single calls.
+__attribute__((noinline)) double timeColdCalls(long calls, int appDepth,
+                                              std::size_t evictBytes) {
+  static std::vector<char> evict;
+  if (evict.size() < evictBytes)
+    evict.assign(evictBytes, 0);
+  std::vector<double> each;
+  each.reserve(calls);
+  for (long i = 0; i < calls; ++i) {
+    for (std::size_t b = 0; b < evictBytes; b += 64)
+      evict[b] = static_cast<char>(i);
+    asm volatile("" ::: "memory");
+    double t0 = nowNs();
+    appFrame(appDepth);
+    asm volatile("" ::: "memory");
+    each.push_back(nowNs() - t0);
+  }
+  std::sort(each.begin(), each.end());
+  return each[each.size() / 2];
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -232,6 +260,22 @@ int main(int argc, char **argv) {
     gStages = StageNone;
     double chain = timeCalls(calls, appDepth, 4);
     std::printf("copy-pinned, 4 sites in turn, %-9s %8.1f ns\n", memo ? "memo" : "walk", t - chain);
+  }
+  // Cold caches: what the probe's own data costs when the program (and the
+  // driver) touched other memory since the last call.
+  p.useMemo = true;
+  for (std::size_t evictBytes : {std::size_t(1) << 20, std::size_t(64) << 20}) {
+    long n = evictBytes > (std::size_t(1) << 20) ? std::max(5L, std::min(300L, calls / 300))
+                                                 : std::max(5L, std::min(3000L, calls / 30));
+    for (const Kind &kind : kinds) {
+      gKind = &kind;
+      gStages = StageAll;
+      double t = timeColdCalls(n, appDepth, evictBytes);
+      gStages = StageNone;
+      double chain = timeColdCalls(n, appDepth, evictBytes);
+      std::printf("whole path, memo, %2zu MiB evicted: %-13s %8.1f ns (bare chain %.1f ns)\n",
+                  evictBytes >> 20, kind.name, t - chain, chain);
+    }
   }
   std::printf("memo: %llu hits, %llu misses, %llu calls walked while it stood aside; "
               "%zu sites\n",

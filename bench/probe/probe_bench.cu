@@ -11,6 +11,9 @@
 //   stream-sync     N cudaStreamSynchronize of an idle stream
 //   device-sync     N cudaDeviceSynchronize of an idle device
 //   malloc-free     N cudaMalloc + cudaFree pairs of 4 KiB (2N calls)
+//   get-last-error  N cudaGetLastError (a call no check looks at)
+//   stream-create-destroy  N cudaStreamCreate + cudaStreamDestroy (2N calls;
+//                   not in the catalog either)
 //   pipeline [IT]   H2D, 4 kernels, D2H on 2 streams, IT rounds (default 200)
 #include <chrono>
 #include <cstdio>
@@ -130,6 +133,15 @@ int main(int argc, char **argv) {
       char *p = nullptr;
       cudaMalloc(&p, bytes);
       cudaFree(p);
+    });
+    calls = 2 * n;
+  } else if (std::strcmp(mode, "get-last-error") == 0) {
+    unbatched([&] { (void)cudaGetLastError(); });
+  } else if (std::strcmp(mode, "stream-create-destroy") == 0) {
+    unbatched([&] {
+      cudaStream_t created;
+      cudaStreamCreate(&created);
+      cudaStreamDestroy(created);
     });
     calls = 2 * n;
   } else {

@@ -7,19 +7,24 @@
 # VARIANT: an unwinder (libunwind, libgcc, none: STREAMLINT_PROBE_UNWINDER),
 # driversites (the driver entry-point callbacks forced on, as in programs
 # that call the driver API: STREAMLINT_PROBE_DRIVER_SITES=1), nomemo (a
-# stack walk on every call: STREAMLINT_PROBE_STACK_MEMO=0), or NAME=LIBRARY
-# to run another build of libstreamlint_probe.so
-# (STREAMLINT_PROBE_LIBRARY), e.g. before=old/libstreamlint_probe.so.
+# stack walk on every call: STREAMLINT_PROBE_STACK_MEMO=0), allcallbacks (the
+# whole runtime domain instead of the catalog's callbacks:
+# STREAMLINT_PROBE_RUNTIME_CALLBACKS=all), notime (no clock reads:
+# STREAMLINT_PROBE_HOST_TIME=0), or NAME=LIBRARY[:VAR=VALUE...] to run
+# another build of libstreamlint_probe.so (STREAMLINT_PROBE_LIBRARY) with
+# those variables set, e.g. before=old/libstreamlint_probe.so or
+# floorall=lib/libcupti_floor.so:STREAMLINT_PROBE_RUNTIME_CALLBACKS=all.
 # Env: BENCH_MODES (default: every call kind and the pipeline), BENCH_N_<mode>
 # (calls per run, '-' in the mode written as '_').
 set -eu
 bench=$1 probe=$2 reps=${3:-5}
 shift $(( $# < 3 ? $# : 3 ))
 variants=${*:-libunwind}
-modes=${BENCH_MODES:-launch copy-pinned copy-pageable memset event-record stream-sync device-sync malloc-free pipeline}
+modes=${BENCH_MODES:-launch copy-pinned copy-pageable memset event-record stream-sync device-sync malloc-free get-last-error stream-create-destroy pipeline}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+minimum() { sort -n | head -1; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
 timed() { # name, command...: appends the timed-loop and whole-process us
   local name=$1 t0 t1 out; shift
@@ -30,7 +35,13 @@ timed() { # name, command...: appends the timed-loop and whole-process us
 }
 run_variant() { # variant, mode
   case $1 in
-  *=*) STREAMLINT_PROBE_LIBRARY=${1#*=} timed "${1%%=*}" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
+  *=*) (
+    spec=${1#*=}; IFS=: read -r -a parts <<<"$spec"
+    export STREAMLINT_PROBE_LIBRARY=${parts[0]}
+    for e in "${parts[@]:1}"; do export "$e"; done
+    timed "${1%%=*}" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n) ;;
+  allcallbacks) STREAMLINT_PROBE_RUNTIME_CALLBACKS=all timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
+  notime) STREAMLINT_PROBE_HOST_TIME=0 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
   driversites) STREAMLINT_PROBE_DRIVER_SITES=1 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
   nomemo) STREAMLINT_PROBE_STACK_MEMO=0 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
   *) STREAMLINT_PROBE_UNWINDER=$1 timed "$1" "$probe" -o "$tmp/t.trace" -- "$bench" $2 $n ;;
@@ -43,13 +54,15 @@ for mode in $modes; do
     timed plain "$bench" $mode $n
     for v in $variants; do run_variant "$v" $mode; done
   done
-  p=$(median <"$tmp/plain.timed"); pw=$(median <"$tmp/plain.wall")
+  p=$(median <"$tmp/plain.timed"); pw=$(median <"$tmp/plain.wall"); pm=$(minimum <"$tmp/plain.timed")
   printf '%-14s calls=%d unprobed: timed %s us, whole process %s us (median of %d)\n' $mode $calls $p $pw $reps
   for v in $variants; do
     name=${v%%=*}
-    q=$(median <"$tmp/$name.timed"); qw=$(median <"$tmp/$name.wall")
-    awk -v m=$mode -v u=$name -v c=$calls -v p=$p -v q=$q -v pw=$pw -v qw=$qw 'BEGIN {
-      printf "%-14s %-9s timed %.0f us, ratio %.4f, added %.3f us/call; whole process %.0f us, ratio %.4f\n",
-        m, u, q, q/p, (q-p)/c, qw, qw/pw }'
+    q=$(median <"$tmp/$name.timed"); qw=$(median <"$tmp/$name.wall"); qm=$(minimum <"$tmp/$name.timed")
+    # "fastest": the fastest run of each against the fastest unprobed one
+    # (noise only adds time, so this resolves smaller differences).
+    awk -v m=$mode -v u=$name -v c=$calls -v p=$p -v q=$q -v pw=$pw -v qw=$qw -v pm=$pm -v qm=$qm 'BEGIN {
+      printf "%-14s %-9s timed %.0f us, ratio %.4f, added %.3f us/call (fastest runs: %.3f); whole process %.0f us, ratio %.4f\n",
+        m, u, q, q/p, (q-p)/c, (qm-pm)/c, qw, qw/pw }'
   done
 done

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
+#include <thread>
+#include <vector>
 
 using namespace streamlint::probe;
 
@@ -86,4 +89,57 @@ TEST(PinnedMemoryTracker, FullTableFallsBackToTheDriver) {
   log.answer = HostMemory::Pinned;
   EXPECT_EQ(t->classify(0x90000000, cache, fakeDriver, &log), HostMemory::Pinned);
   EXPECT_EQ(log.calls, 1);
+}
+
+// cudaFree of device memory (the allocation bench's every other call) is
+// answered without the writers' lock: only a range's own start removes it,
+// and an address inside a range or between ranges leaves every range as is.
+TEST(PinnedMemoryTracker, RemovesOnlyAtARangesStart) {
+  auto t = std::make_unique<PinnedMemoryTracker>();
+  PinnedMemoryTracker::ThreadCache cache;
+  EXPECT_FALSE(t->startsRange(0x10000)); // empty table
+  EXPECT_FALSE(t->remove(0x10000));
+  t->add(0x10000, 0x1000, HostRangeKind::Pinned);
+  t->add(0x30000, 0x1000, HostRangeKind::Managed);
+  EXPECT_TRUE(t->startsRange(0x10000));
+  EXPECT_TRUE(t->startsRange(0x30000));
+  EXPECT_FALSE(t->startsRange(0x10800)); // inside
+  EXPECT_FALSE(t->startsRange(0x20000)); // between
+  EXPECT_FALSE(t->startsRange(0x40000)); // past the last
+  EXPECT_FALSE(t->remove(0x10800));
+  EXPECT_FALSE(t->remove(0x7f0000000000));
+  EXPECT_EQ(t->size(), 2u);
+  EXPECT_EQ(t->find(0x10800, cache), HostRangeKind::Pinned);
+  EXPECT_TRUE(t->remove(0x30000));
+  EXPECT_FALSE(t->startsRange(0x30000));
+  EXPECT_EQ(t->size(), 1u);
+}
+
+// Frees of unknown addresses on other threads while ranges come and go:
+// no range is lost or removed by them (the lock-free search retries a torn
+// read).
+TEST(PinnedMemoryTracker, LockFreeRemoveMissesRaceWithWriters) {
+  auto t = std::make_unique<PinnedMemoryTracker>();
+  t->add(0x1000, 0x100, HostRangeKind::Pinned); // stays throughout
+  std::atomic<bool> done{false};
+  std::atomic<long> wrongRemovals{0};
+  std::vector<std::thread> freers;
+  for (int k = 0; k < 2; ++k)
+    freers.emplace_back([&, k] {
+      std::uintptr_t address = 0x7f0000000000 + k * 0x100000;
+      while (!done.load())
+        if (t->remove(address += 0x1000))
+          wrongRemovals.fetch_add(1);
+    });
+  for (int i = 0; i < 20000; ++i) {
+    std::uintptr_t start = 0x100000 + (i % 64) * 0x10000;
+    t->add(start, 0x1000, HostRangeKind::Pinned);
+    EXPECT_TRUE(t->remove(start));
+  }
+  done.store(true);
+  for (auto &f : freers)
+    f.join();
+  EXPECT_EQ(wrongRemovals.load(), 0);
+  EXPECT_EQ(t->size(), 1u);
+  EXPECT_TRUE(t->startsRange(0x1000));
 }

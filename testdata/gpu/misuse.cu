@@ -17,6 +17,10 @@ __global__ void scale(float *x, int n, float f) {
 
 static void CUDART_CB freeInCallback(void *ptr) {
   cudaError_t err = cudaFree(ptr); // PROBE: api-in-host-callback=confirmed
+  // A call no other check reads: the probe subscribes to it only once a host
+  // function is registered (runtime_probe/CallbackSelection.h).
+  int device = -1;
+  cudaGetDevice(&device); // PROBE: api-in-host-callback=confirmed
   std::printf("callback cudaFree returned %d\n", (int)err);
 }
 

@@ -1,0 +1,42 @@
+#pragma once
+// Which runtime API callbacks the probe turns on. CUPTI adds its dispatch to
+// every call whose callback is enabled, whatever the subscriber then does
+// with it, so the probe enables only the calls some check looks at (the
+// catalog: ApiCatalog.h) instead of the whole runtime domain, plus the calls
+// that register host functions. api-in-host-callback flags *every* CUDA call
+// made on the driver's callback thread, so the first registration of a host
+// function (cudaLaunchHostFunc, cudaStreamAddCallback, a graph host node, a
+// user object's destructor) turns the whole runtime domain on: a host
+// function runs only after it was registered, and CUPTI honours the change
+// at its next dispatch. Programs that register host functions through the
+// driver API they import get the whole domain from the start. Plain C++: the
+// CUPTI calls are in CuptiProbe.cpp and bench/probe/cupti_floor.cpp.
+
+#include <cstdint>
+#include <string_view>
+
+namespace streamlint::probe {
+
+/// The traits (ApiCatalog.h) of the calls whose records a check reads.
+std::uint16_t observedTraits();
+
+/// Registers a host function that later runs on the driver's callback
+/// thread; `name` is CUPTI's (any suffix).
+bool registersHostFunction(std::string_view name);
+
+/// Whether the probe needs the callback of runtime API `name` (CUPTI's
+/// spelling) while it observes only the catalog.
+bool wantsRuntimeCallback(std::string_view name);
+
+enum class RuntimeCallbacks : std::uint8_t {
+  Catalog, ///< the catalog's calls and registrations; the rest on demand
+  All      ///< the whole runtime domain from the start
+};
+
+/// Catalog, unless a loaded module other than CUDA's imports a driver entry
+/// point that registers a host function (cuLaunchHostFunc, ...);
+/// STREAMLINT_PROBE_RUNTIME_CALLBACKS=all or =catalog forces either (to
+/// measure what the whole domain costs). `forced` is the variable's value.
+RuntimeCallbacks runtimeCallbacksWanted(const char *forced);
+
+} // namespace streamlint::probe
