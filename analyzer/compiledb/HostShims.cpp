@@ -77,6 +77,8 @@ std::string hostShimHeaderText(const Toolchain &toolchain) {
   text += "// Toolkit intrinsics from headers clang's wrapper leaves out.\n";
   text += missingIntrinsicDeclarations(toolchain.cudaPath,
                                        toolchain.clangResourceDir);
+  text += "// nvcc's __nv_atomic_* builtins and their memory-order enums.\n";
+  text += atomicBuiltinDeclarations(toolchain.cudaPath, toolchain.clangResourceDir);
   text += "#endif\n";
   return text;
 }

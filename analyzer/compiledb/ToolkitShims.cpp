@@ -3,7 +3,9 @@
 // CUDA TU (host code calls `isfinite`, `clock`, `memcpy` without including
 // them), and clang's CUDA wrapper leaves out the toolkit's sm_30/sm_32
 // intrinsic headers, replacing most of their functions but not all
-// (`__stcs`, `__stcg`, `__stwb`, `__ldca`, `__ldlu` on CUDA 13).
+// (`__stcs`, `__stcg`, `__stwb`, `__ldca`, `__ldlu` on CUDA 13), and the
+// memory-order enums of crt/device_functions.h that come with nvcc's
+// `__nv_atomic_*` builtins.
 #include "analyzer/compiledb/TranslationParts.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -117,6 +119,61 @@ std::string missingIntrinsicDeclarations(llvm::StringRef cudaPath,
               match[2].str() + "(" + match[3].str() + ");\n";
     }
   }
+  return text;
+}
+
+std::string atomicBuiltinDeclarations(llvm::StringRef cudaPath,
+                                      llvm::StringRef clangResourceDir) {
+  // crt/device_functions.h: `enum { __NV_ATOMIC_RELAXED, ... };` and
+  // `enum { __NV_THREAD_SCOPE_THREAD, ... };`, in a part clang's wrapper
+  // does not include.
+  std::string source = readFile(join(join(cudaPath, "include", "crt"), "device_functions.h"));
+  std::string clangHeaders;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(join(clangResourceDir, "include"), ec), end;
+       !ec && it != end; it.increment(ec))
+    if (llvm::sys::path::filename(it->path()).starts_with("__clang_cuda_"))
+      clangHeaders += readFile(it->path());
+  llvm::Regex enumBlock("enum[[:space:]]*\\{([^}]*)\\}[[:space:]]*;");
+  std::string enums;
+  llvm::StringRef rest = source;
+  llvm::SmallVector<llvm::StringRef, 2> match;
+  while (enumBlock.match(rest, &match)) {
+    llvm::StringRef body = match[1];
+    bool ours = containsWord(body, "__NV_ATOMIC_RELAXED") ||
+                containsWord(body, "__NV_THREAD_SCOPE_DEVICE");
+    if (ours && !containsWord(clangHeaders, body.contains("__NV_ATOMIC_RELAXED")
+                                                ? "__NV_ATOMIC_RELAXED"
+                                                : "__NV_THREAD_SCOPE_DEVICE"))
+      enums += "enum {" + body.str() + "};\n";
+    rest = rest.substr(rest.find(match[0]) + match[0].size());
+  }
+  if (enums.empty())
+    return ""; // a toolkit before the builtins, or a clang that has them
+  // nvcc's builtins (CUDA C++ Programming Guide, "Atomic Functions"): no
+  // header declares them. Loose templates: only their calls must parse.
+  std::string text = enums;
+  const char *scope = "int __scope = __NV_THREAD_SCOPE_SYSTEM";
+  auto declare = [&](const std::string &result, const std::string &name,
+                     const std::string &params) {
+    text += "template <typename __T, typename __U = __T, typename __V = __T> "
+            "__attribute__((device)) " + result + " " + name + "(" + params + ", " +
+            scope + ");\n";
+  };
+  declare("void", "__nv_atomic_load", "__T *, __U *, int");
+  declare("__T", "__nv_atomic_load_n", "__T *, int");
+  declare("void", "__nv_atomic_store", "__T *, __U *, int");
+  declare("void", "__nv_atomic_store_n", "__T *, __U, int");
+  declare("void", "__nv_atomic_exchange", "__T *, __U *, __V *, int");
+  declare("__T", "__nv_atomic_exchange_n", "__T *, __U, int");
+  declare("bool", "__nv_atomic_compare_exchange", "__T *, __U *, __V *, bool, int, int");
+  declare("bool", "__nv_atomic_compare_exchange_n", "__T *, __U *, __V, bool, int, int");
+  for (const char *op : {"add", "sub", "and", "or", "xor", "min", "max"}) {
+    declare("__T", std::string("__nv_atomic_fetch_") + op, "__T *, __U, int");
+    declare("void", std::string("__nv_atomic_") + op, "__T *, __U, int");
+  }
+  text += "__attribute__((device)) void __nv_atomic_thread_fence(int, " + std::string(scope) +
+          ");\n";
   return text;
 }
 

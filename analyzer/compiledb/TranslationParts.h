@@ -88,6 +88,12 @@ std::vector<std::string> crtSystemHeaders(llvm::StringRef cudaPath);
 std::string missingIntrinsicDeclarations(llvm::StringRef cudaPath,
                                          llvm::StringRef clangResourceDir);
 
+/// nvcc's memory-order and scope enums (crt/device_functions.h, outside what
+/// clang's wrapper includes) and declarations of its `__nv_atomic_*`
+/// builtins, when the toolkit has the enums and clang's headers do not.
+std::string atomicBuiltinDeclarations(llvm::StringRef cudaPath,
+                                      llvm::StringRef clangResourceDir);
+
 /// The host compiler an entry's host code goes to: gcc/g++ entries' own
 /// compiler, nvcc's -ccbin (a compiler or a directory), NVCC_CCBIN, else g++.
 /// "" for clang entries (clang's directories are ours already).

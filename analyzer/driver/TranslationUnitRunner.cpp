@@ -6,6 +6,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/DiagnosticLex.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -18,12 +19,36 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace streamlint {
 namespace {
 
 constexpr size_t MaxReportedErrors = 5;
+
+/// A function-scope `__shared__` variable default-constructed by a
+/// constructor clang does not count as empty (libcu++'s cuda::barrier and
+/// cuda::pipeline_shared_state): nvcc accepts it with warning #20054, clang
+/// makes it an error. It concerns device code only, which the host analysis
+/// does not read, so it does not make the TU partial. An explicit
+/// initializer (`__shared__ int x = 1;`, `__shared__ T t(3);`) nvcc rejects
+/// too: that stays an error.
+bool nvccOnlyWarns(const clang::Diagnostic &info) {
+  if (info.getID() != clang::diag::err_shared_var_init || !info.hasSourceManager() ||
+      !info.getLocation().isValid())
+    return false;
+  const clang::SourceManager &sm = info.getSourceManager();
+  bool invalid = false;
+  const char *p = sm.getCharacterData(sm.getExpansionLoc(info.getLocation()), &invalid);
+  if (invalid || !p)
+    return false;
+  while (std::isalnum(static_cast<unsigned char>(*p)) || *p == '_')
+    ++p; // the variable's name
+  while (*p == ' ' || *p == '\t')
+    ++p;
+  return *p == ';' || *p == ',';
+}
 
 /// Keeps clang's first errors as text; warnings are not the user's concern here.
 class ErrorCollector : public clang::DiagnosticConsumer {
@@ -38,6 +63,8 @@ public:
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
+    if (level == clang::DiagnosticsEngine::Error && nvccOnlyWarns(info))
+      return; // not counted: nvcc's warning, in device code
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level < clang::DiagnosticsEngine::Error)
       return;

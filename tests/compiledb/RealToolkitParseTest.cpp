@@ -99,6 +99,14 @@ __global__ void store(float *out, float4 *out4, double *outd, float value) {
   __stcs(out4, make_float4(value, value, value, value));
   out[2] = __ldlu(out) + __ldca(out);
 }
+// nvcc's atomic builtins (CUDA 12.8+) and their enums from crt/device_functions.h.
+__device__ unsigned long long bump(unsigned long long *counter, long long *value) {
+  long long seen = __nv_atomic_load_n(value, __NV_ATOMIC_RELAXED);
+  __nv_atomic_compare_exchange_n(value, &seen, seen + 1, false, __NV_ATOMIC_ACQ_REL,
+                                 __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);
+  __nv_atomic_thread_fence(__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_BLOCK);
+  return __nv_atomic_fetch_add(counter, 1, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);
+}
 template <class T> int countFinite(const T *values, int n) {
   int finite = 0;
   for (int i = 0; i < n; ++i)
@@ -165,6 +173,7 @@ TEST(RealToolkitShim, WithoutTheShimsNvccOnlyCodeFails) {
       "template <class T> bool f(T x) { return isfinite(x); }\n"
       "bool g() { return f(1.0f); }\n",
       "long t() { return (long)clock(); }\n",
+      "__device__ int f(int *p) { return __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED); }\n",
   };
   for (const char *code : cases) {
     TempDir dir;

@@ -76,4 +76,33 @@ cat >"$WORK/pre2/compile_commands.json" <<JSON
 [{"directory": "$WORK/pre2", "file": "a.cu", "command": "nvcc -include pre.h -Iinc -c a.cu -o a.o"}]
 JSON
 expect_exit 0 "-include: the working directory first" -- "$STREAMLINT" -p "$WORK/pre2" --checks='-*' --use-color=false
+# nvcc parity: a __shared__ libcu++ barrier or pipeline state default-
+# constructed in a kernel is nvcc's warning #20054, clang's error; not a
+# reason for a partial analysis. An explicit initializer nvcc rejects too.
+if [ -f /usr/local/cuda/include/cuda/pipeline ]; then
+  mkdir -p "$WORK/shared"
+  cat >"$WORK/shared/k.cu" <<'CU'
+#include <cuda/barrier>
+#include <cuda/pipeline>
+__global__ void k(float *out) {
+  __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, 2> state;
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar, second;
+  out[0] = 1.0f;
+}
+CU
+  cat >"$WORK/shared/init.cu" <<'CU'
+__global__ void k(float *out) {
+  __shared__ int initialized = 1;
+  out[0] = initialized;
+}
+CU
+  cat >"$WORK/shared/compile_commands.json" <<JSON
+[{"directory": "$WORK/shared", "file": "k.cu", "command": "nvcc -std=c++17 -arch=sm_90 -c k.cu -o k.o"},
+ {"directory": "$WORK/shared", "file": "init.cu", "command": "nvcc -arch=sm_90 -c init.cu -o init.o"}]
+JSON
+  expect_exit 3 "__shared__ default construction is not an error, an initializer is" -- \
+    "$STREAMLINT" -p "$WORK/shared" --checks='-*' --use-color=false
+  expect_stdout "init.cu: error: translation unit analyzed partially after 1 error"
+  grep -q "k.cu: error" "$WORK/out" && fail "k.cu reported partial: $(cat "$WORK/out")"
+fi
 finish
