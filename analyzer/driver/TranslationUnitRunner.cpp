@@ -3,15 +3,16 @@
 #include "analyzer/reach/TranslationUnitReach.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/DiagnosticLex.h"
-#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Sema.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -19,7 +20,6 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 namespace streamlint {
@@ -27,27 +27,31 @@ namespace {
 
 constexpr size_t MaxReportedErrors = 5;
 
-/// A function-scope `__shared__` variable default-constructed by a
-/// constructor clang does not count as empty (libcu++'s cuda::barrier and
-/// cuda::pipeline_shared_state): nvcc accepts it with warning #20054, clang
-/// makes it an error. It concerns device code only, which the host analysis
-/// does not read, so it does not make the TU partial. An explicit
-/// initializer (`__shared__ int x = 1;`, `__shared__ T t(3);`) nvcc rejects
-/// too: that stays an error.
-bool nvccOnlyWarns(const clang::Diagnostic &info) {
-  if (info.getID() != clang::diag::err_shared_var_init || !info.hasSourceManager() ||
-      !info.getLocation().isValid())
+/// Whether clang is inside a function only the GPU runs (`__device__` or
+/// `__global__`, not `__host__`) as it reports an error: in a kernel's or a
+/// device function's body or one of its template instantiations. The host
+/// analysis reads no such body, so the error cannot hide a finding; and
+/// this is where nvcc's EDG front end accepts what clang does not (a
+/// `__shared__ cuda::barrier` default-constructed, nvcc's warning #20054; a
+/// dependent member template called without `template`).
+bool inDeviceOnlyFunction(const clang::CompilerInstance *compiler) {
+  if (!compiler || !compiler->hasSema())
     return false;
-  const clang::SourceManager &sm = info.getSourceManager();
-  bool invalid = false;
-  const char *p = sm.getCharacterData(sm.getExpansionLoc(info.getLocation()), &invalid);
-  if (invalid || !p)
-    return false;
-  while (std::isalnum(static_cast<unsigned char>(*p)) || *p == '_')
-    ++p; // the variable's name
-  while (*p == ' ' || *p == '\t')
-    ++p;
-  return *p == ';' || *p == ',';
+  for (const clang::DeclContext *context = compiler->getSema().CurContext; context;
+       context = context->getParent()) {
+    const auto *function = llvm::dyn_cast<clang::FunctionDecl>(context);
+    if (!function)
+      continue;
+    if (function->hasAttr<clang::CUDAHostAttr>())
+      return false;
+    if (function->hasAttr<clang::CUDADeviceAttr>() ||
+        function->hasAttr<clang::CUDAGlobalAttr>())
+      return true;
+    const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
+    if (!(method && method->getParent()->isLambda()))
+      return false; // a host function
+  }
+  return false;
 }
 
 /// Keeps clang's first errors as text; warnings are not the user's concern here.
@@ -55,6 +59,10 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 public:
   std::vector<std::string> errors;
   unsigned omitted = 0;
+  /// Errors in device-only code: not counted (inDeviceOnlyFunction).
+  unsigned deviceOnly = 0;
+  /// The compiler of the TU being parsed, while it runs.
+  const clang::CompilerInstance *compiler = nullptr;
   std::string fatal; // the first fatal error, formatted like `errors`
   /// When that fatal error is a missing include: its spelling, and the
   /// directory of the file that includes it.
@@ -63,8 +71,10 @@ public:
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
-    if (level == clang::DiagnosticsEngine::Error && nvccOnlyWarns(info))
-      return; // not counted: nvcc's warning, in device code
+    if (level == clang::DiagnosticsEngine::Error && inDeviceOnlyFunction(compiler)) {
+      ++deviceOnly; // not counted: cannot affect the host analysis
+      return;
+    }
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level < clang::DiagnosticsEngine::Error)
       return;
@@ -148,6 +158,7 @@ struct CheckRun {
   /// plain directory (a header map, a framework directory).
   std::vector<std::string> &searchDirectories;
   bool &searchDirectoriesPlain;
+  ErrorCollector &errors; // told which compiler runs, while it runs
 };
 
 /// Runs the enabled checks once clang has built the whole AST.
@@ -205,8 +216,10 @@ public:
       else
         run_.searchDirectoriesPlain = false;
     }
+    run_.errors.compiler = &compiler;
     return std::make_unique<CheckConsumer>(run_);
   }
+  void EndSourceFileAction() override { run_.errors.compiler = nullptr; }
 
 private:
   const CheckRun &run_;
@@ -282,7 +295,7 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
   std::vector<std::string> searchDirectories;
   bool searchDirectoriesPlain = false;
   CheckRun run{invocation, registry,          selection,        options,
-               outcome,    searchDirectories, searchDirectoriesPlain};
+               outcome,    searchDirectories, searchDirectoriesPlain, errors};
   clang::tooling::ToolInvocation tool(
       args,
       std::make_unique<CheckAction>(run),

@@ -76,12 +76,15 @@ cat >"$WORK/pre2/compile_commands.json" <<JSON
 [{"directory": "$WORK/pre2", "file": "a.cu", "command": "nvcc -include pre.h -Iinc -c a.cu -o a.o"}]
 JSON
 expect_exit 0 "-include: the working directory first" -- "$STREAMLINT" -p "$WORK/pre2" --checks='-*' --use-color=false
-# nvcc parity: a __shared__ libcu++ barrier or pipeline state default-
-# constructed in a kernel is nvcc's warning #20054, clang's error; not a
-# reason for a partial analysis. An explicit initializer nvcc rejects too.
+# Errors in device-only code (a __global__ or __device__ body, or its
+# template instantiations) cannot hide a host finding: they do not make a TU
+# partial. That is where nvcc's front end accepts what clang rejects: a
+# __shared__ libcu++ barrier default-constructed (nvcc's warning #20054), a
+# dependent member template called without `template`. An error in host code,
+# or in a __host__ __device__ function, still does.
 if [ -f /usr/local/cuda/include/cuda/pipeline ]; then
-  mkdir -p "$WORK/shared"
-  cat >"$WORK/shared/k.cu" <<'CU'
+  mkdir -p "$WORK/device"
+  cat >"$WORK/device/k.cu" <<'CU'
 #include <cuda/barrier>
 #include <cuda/pipeline>
 __global__ void k(float *out) {
@@ -89,20 +92,25 @@ __global__ void k(float *out) {
   __shared__ cuda::barrier<cuda::thread_scope_block> bar, second;
   out[0] = 1.0f;
 }
-CU
-  cat >"$WORK/shared/init.cu" <<'CU'
-__global__ void k(float *out) {
-  __shared__ int initialized = 1;
-  out[0] = initialized;
+template <typename T> struct Cast {
+  template <int N> __device__ static void cast(T *dst) { dst[0] = T(N); }
+};
+template <typename T> __device__ void castAll(T *dst) {
+  Cast<T>::cast<4>(dst); // EDG accepts this without `template`
 }
+__global__ void kernel(float *out) { castAll(out); }
+void launch(float *out) { kernel<<<1, 1>>>(out); }
 CU
-  cat >"$WORK/shared/compile_commands.json" <<JSON
-[{"directory": "$WORK/shared", "file": "k.cu", "command": "nvcc -std=c++17 -arch=sm_90 -c k.cu -o k.o"},
- {"directory": "$WORK/shared", "file": "init.cu", "command": "nvcc -arch=sm_90 -c init.cu -o init.o"}]
+  cat >"$WORK/device/both.cu" <<'CU'
+__host__ __device__ int both(int *p) { return undeclared_in_both(p); }
+CU
+  cat >"$WORK/device/compile_commands.json" <<JSON
+[{"directory": "$WORK/device", "file": "k.cu", "command": "nvcc -std=c++17 -arch=sm_90 -c k.cu -o k.o"},
+ {"directory": "$WORK/device", "file": "both.cu", "command": "nvcc -arch=sm_90 -c both.cu -o both.o"}]
 JSON
-  expect_exit 3 "__shared__ default construction is not an error, an initializer is" -- \
-    "$STREAMLINT" -p "$WORK/shared" --checks='-*' --use-color=false
-  expect_stdout "init.cu: error: translation unit analyzed partially after 1 error"
+  expect_exit 3 "device-only errors do not make a TU partial, host ones do" -- \
+    "$STREAMLINT" -p "$WORK/device" --checks='-*' --use-color=false
+  expect_stdout "both.cu: error: translation unit analyzed partially after 1 error"
   grep -q "k.cu: error" "$WORK/out" && fail "k.cu reported partial: $(cat "$WORK/out")"
 fi
 finish
