@@ -8,7 +8,8 @@
 # the same TUs and flags: clang++-22 -fsyntax-only (the translated commands
 # from `streamlint --show-commands`), streamlint with no checks (parse only),
 # streamlint with all checks, each at -j 1; the ratio analysis/parse; and the
-# -j 1 vs -j 2 speedup; with BASELINE_STREAMLINT=<binary>, that build's
+# -j 1 vs -j 2 speedup (every streamlint run with --no-cache: the project
+# index would answer from its entries); with BASELINE_STREAMLINT=<binary>, that build's
 # time on the same TUs and the ratio this/baseline. Wall time is the median of REPEATS runs; peak memory
 # is the largest resident set size seen.
 set -euo pipefail
@@ -49,14 +50,14 @@ if grep -q FAILED "$WORK/clang.err"; then
   echo "warning: clang++-22 failed on some translated commands:" >&2; head -5 "$WORK/clang.err" >&2
 fi
 measure "clang++-22 -fsyntax-only" bash "$WORK/commands.sh"
-measure "streamlint --checks=-* -j1" "$STREAMLINT" -p "$DB" --checks='-*' -j 1 --quiet
-measure "streamlint all checks -j1" "$STREAMLINT" -p "$DB" -j 1 --quiet
-measure "streamlint all checks -j2" "$STREAMLINT" -p "$DB" -j 2 --quiet
+measure "streamlint --checks=-* -j1" "$STREAMLINT" -p "$DB" --no-cache --checks='-*' -j 1 --quiet
+measure "streamlint all checks -j1" "$STREAMLINT" -p "$DB" --no-cache -j 1 --quiet
+measure "streamlint all checks -j2" "$STREAMLINT" -p "$DB" --no-cache -j 2 --quiet
 # BASELINE_STREAMLINT: another build (e.g. main before a change) measured in
 # the same invocation, so the ratio compares like with like.
 if [ -n "${BASELINE_STREAMLINT:-}" ]; then
-  measure "baseline all checks -j1" "$BASELINE_STREAMLINT" -p "$DB" -j 1 --quiet
-  measure "baseline all checks -j2" "$BASELINE_STREAMLINT" -p "$DB" -j 2 --quiet
+  measure "baseline all checks -j1" "$BASELINE_STREAMLINT" -p "$DB" --no-cache -j 1 --quiet
+  measure "baseline all checks -j2" "$BASELINE_STREAMLINT" -p "$DB" --no-cache -j 2 --quiet
 fi
 
 echo "streamlint analysis benchmark: $TUS translation units from $DB, median of $REPEATS runs"
