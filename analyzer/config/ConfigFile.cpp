@@ -1,6 +1,7 @@
 #include "analyzer/config/ConfigFile.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -14,6 +15,59 @@ namespace streamlint {
 namespace {
 
 namespace yaml = llvm::yaml;
+
+// llvm's YAML parser recurses once per nesting level of flow collections and
+// once per empty entry in a row (`[a,,,,]`): tens of thousands of either
+// overflow the stack (the config_file fuzzer found a 17.9 KB file that made
+// streamlint crash). Such text is refused before it is parsed.
+constexpr unsigned kMaxFlowDepth = 128, kMaxEmptyEntries = 128;
+
+/// The offset of the first place past those limits, with what is wrong; npos
+/// if none. Quoted scalars and comments are skipped, recognized as YAML
+/// does: a quote or `#` only where a token starts.
+size_t beyondParserLimits(llvm::StringRef text, std::string &problem) {
+  unsigned depth = 0, commas = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    // A quote opens a quoted scalar only where a token starts (as in YAML:
+    // inside a plain scalar it is a character like any other).
+    bool tokenStart = i == 0 || llvm::isSpace(text[i - 1]) ||
+                      llvm::StringRef("[{,:").contains(text[i - 1]);
+    if ((c == '"' || c == '\'') && tokenStart) {
+      for (++i; i < text.size(); ++i) {
+        if (c == '"' && text[i] == '\\') {
+          ++i;
+        } else if (text[i] == c) {
+          if (c == '\'' && i + 1 < text.size() && text[i + 1] == '\'')
+            ++i; // '' inside single quotes
+          else
+            break;
+        }
+      }
+      commas = 0;
+    } else if (c == '#' && (i == 0 || llvm::isSpace(text[i - 1]))) {
+      while (i + 1 < text.size() && text[i + 1] != '\n')
+        ++i;
+    } else if (c == '[' || c == '{') {
+      commas = 0;
+      if (++depth > kMaxFlowDepth) {
+        problem = "[ and { nested more than " + std::to_string(kMaxFlowDepth) + " deep";
+        return i;
+      }
+    } else if (c == ']' || c == '}') {
+      commas = 0;
+      depth -= depth > 0;
+    } else if (c == ',') {
+      if (++commas > kMaxEmptyEntries) {
+        problem = "more than " + std::to_string(kMaxEmptyEntries) + " empty entries in a row";
+        return i;
+      }
+    } else if (!llvm::isSpace(c)) {
+      commas = 0;
+    }
+  }
+  return llvm::StringRef::npos;
+}
 
 const char *const kKnownKeys =
     "Checks, CheckOptions, HeaderFilterRegex, ExcludePaths, InheritParentConfig";
@@ -37,6 +91,17 @@ public:
   llvm::Expected<ConfigFile> parse(llvm::StringRef text) {
     ConfigFile config;
     config.path = path_.str();
+    std::string problem;
+    size_t at = beyondParserLimits(text, problem);
+    if (at != llvm::StringRef::npos) {
+      llvm::StringRef before = text.take_front(at);
+      size_t line = before.count('\n') + 1;
+      size_t column = at - (before.rfind('\n') == llvm::StringRef::npos ? -1 : before.rfind('\n'));
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     path_.str() + ":" + std::to_string(line) + ":" +
+                                         std::to_string(column) + ": " + problem +
+                                         ": too deep for the YAML reader");
+    }
     yaml::Stream stream(text, sources_);
     auto document = stream.begin();
     yaml::Node *root = document == stream.end() ? nullptr : document->getRoot();

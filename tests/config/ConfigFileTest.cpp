@@ -56,6 +56,35 @@ TEST(ConfigFileTest, WithoutKnownChecksAnyIdIsAccepted) {
   ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
 }
 
+// llvm's YAML parser recurses per flow nesting level and per empty entry in
+// a row: such text is refused before parsing, not a stack overflow (the
+// config_file fuzzer's 17.9 KB crash, whose input is in its seed corpus).
+TEST(ConfigFileTest, TextTooDeepForTheYamlReaderIsAnErrorNotACrash) {
+  std::string commas = "Checks: 'device-sync'\nExcludePaths: [\"a\"" +
+                       std::string(400000, ',') + "]\n";
+  std::string nested = "Checks: 'device-sync'\nExcludePaths: " + std::string(100000, '[') +
+                       std::string(100000, ']') + "\n";
+  std::string mappings = "Checks: 'device-sync'\nCheckOptions: ";
+  for (int i = 0; i < 100000; ++i)
+    mappings += "{a: ";
+  mappings += "1" + std::string(100000, '}') + "\n";
+  for (const std::string *text : {&commas, &nested, &mappings}) {
+    auto config = parseConfigFile("/p/.streamlint.yaml", *text, kChecks);
+    ASSERT_FALSE(bool(config));
+    std::string message = llvm::toString(config.takeError());
+    EXPECT_EQ(message.rfind("/p/.streamlint.yaml:2:", 0), 0u) << message;
+    EXPECT_NE(message.find("too deep for the YAML reader"), std::string::npos) << message;
+  }
+  // Commas and brackets inside quotes and comments do not count.
+  auto quoted = parseConfigFile("/p/.streamlint.yaml",
+                                "Checks: 'device-sync' # " + std::string(1000, '{') +
+                                    "\nExcludePaths: [\"a" + std::string(1000, ',') + "\", 'b" +
+                                    std::string(1000, '[') + "x]']\n",
+                                kChecks);
+  ASSERT_TRUE(bool(quoted)) << llvm::toString(quoted.takeError());
+  EXPECT_EQ(quoted->excludePaths.size(), 2u);
+}
+
 struct ErrorCase {
   const char *name;
   const char *text;
