@@ -52,6 +52,18 @@ bool containsWord(llvm::StringRef text, llvm::StringRef word) {
   return false;
 }
 
+/// The text of clang's own CUDA headers (`__clang_cuda_*.h`): what clang
+/// already declares, so the shim leaves it out.
+std::string clangCudaHeaders(llvm::StringRef clangResourceDir) {
+  std::string text;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(join(clangResourceDir, "include"), ec), end;
+       !ec && it != end; it.increment(ec))
+    if (llvm::sys::path::filename(it->path()).starts_with("__clang_cuda_"))
+      text += readFile(it->path());
+  return text;
+}
+
 } // namespace
 
 std::vector<std::string> crtSystemHeaders(llvm::StringRef cudaPath) {
@@ -75,13 +87,9 @@ std::vector<std::string> crtSystemHeaders(llvm::StringRef cudaPath) {
 
 std::string missingIntrinsicDeclarations(llvm::StringRef cudaPath,
                                          llvm::StringRef clangResourceDir) {
-  std::string clangHeaders;
+  std::string clangHeaders = clangCudaHeaders(clangResourceDir);
   std::error_code ec;
   std::string clangInclude = join(clangResourceDir, "include");
-  for (llvm::sys::fs::directory_iterator it(clangInclude, ec), end;
-       !ec && it != end; it.increment(ec))
-    if (llvm::sys::path::filename(it->path()).starts_with("__clang_cuda_"))
-      clangHeaders += readFile(it->path());
   if (clangHeaders.empty())
     return "";
   std::string wrapper =
@@ -128,12 +136,7 @@ std::string atomicBuiltinDeclarations(llvm::StringRef cudaPath,
   // `enum { __NV_THREAD_SCOPE_THREAD, ... };`, in a part clang's wrapper
   // does not include.
   std::string source = readFile(join(join(cudaPath, "include", "crt"), "device_functions.h"));
-  std::string clangHeaders;
-  std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it(join(clangResourceDir, "include"), ec), end;
-       !ec && it != end; it.increment(ec))
-    if (llvm::sys::path::filename(it->path()).starts_with("__clang_cuda_"))
-      clangHeaders += readFile(it->path());
+  std::string clangHeaders = clangCudaHeaders(clangResourceDir);
   llvm::Regex enumBlock("enum[[:space:]]*\\{([^}]*)\\}[[:space:]]*;");
   std::string enums;
   llvm::StringRef rest = source;

@@ -232,6 +232,18 @@ Finding resolved(const PendingSite &site, const ReachChain *chain,
   return finding;
 }
 
+/// A site no root decided: its note (device-sync off a hot path, an unknown
+/// host memory under Strict), or nothing.
+std::optional<Finding> otherwise(const PendingSite &site) {
+  if (!site.otherwiseReported)
+    return std::nullopt;
+  Finding finding = site.finding;
+  finding.severity = site.otherwiseSeverity;
+  finding.message = site.otherwiseMessage;
+  finding.fixes.clear();
+  return finding;
+}
+
 /// A copy whose host pointer another TU's function returns: reported when
 /// that function (through any forwarding wrappers) returns pageable memory.
 std::optional<Finding> resolvedReturn(const PendingSite &site,
@@ -247,12 +259,9 @@ std::optional<Finding> resolvedReturn(const PendingSite &site,
         {memory->location, "host memory allocated here by " + memory->origin});
     return finding;
   }
-  if (memory || !site.otherwiseReported)
+  if (memory)
     return std::nullopt; // pinned: nothing to say
-  finding.severity = site.otherwiseSeverity;
-  finding.message = site.otherwiseMessage;
-  finding.fixes.clear();
-  return finding;
+  return otherwise(site);
 }
 
 /// Who passes the memory, for a message: "'main'", "'main' and 'step'",
@@ -304,12 +313,9 @@ std::optional<Finding> resolvedArgument(const PendingSite &site,
     }
     return finding;
   }
-  if (memory.known || !site.otherwiseReported)
+  if (memory.known)
     return std::nullopt; // pinned or device memory: nothing to say
-  finding.severity = site.otherwiseSeverity;
-  finding.message = site.otherwiseMessage;
-  finding.fixes.clear();
-  return finding;
+  return otherwise(site);
 }
 
 } // namespace
@@ -349,13 +355,8 @@ std::vector<Finding> resolveSites(ProgramSummary program) {
       findings.push_back(resolved(site, &*chain, nullptr));
       continue;
     }
-    if (site.otherwiseReported) {
-      Finding finding = site.finding;
-      finding.severity = site.otherwiseSeverity;
-      finding.message = site.otherwiseMessage;
-      finding.fixes.clear();
-      findings.push_back(std::move(finding));
-    }
+    if (std::optional<Finding> finding = otherwise(site))
+      findings.push_back(std::move(*finding));
   }
   for (Finding &finding : resolveHandles(program.handles))
     findings.push_back(std::move(finding));
