@@ -13,15 +13,10 @@ namespace streamlint::probe {
 
 inline constexpr unsigned kMaxFrames = 32;
 
-/// Everything the probe aggregates about one (call stack, API) pair.
-struct SiteRecord {
-  std::atomic<std::uint64_t> key{0}; // 0: slot free
-  std::atomic<std::uint32_t> ready{0}; // metadata below is written
-  const char *apiName = nullptr;      // CUPTI's constant string
-  std::uint16_t traits = 0;           // ApiTrait bits
-  std::uint32_t frameCount = 0;
-  std::uintptr_t frames[kMaxFrames] = {};
-
+/// Everything the probe aggregates about one (call stack, API) pair. The
+/// counters every call adds to fill the first cache line; what is written
+/// once (key, metadata, frames) and the rare counters follow.
+struct alignas(64) SiteRecord {
   std::atomic<std::uint64_t> calls{0};
   std::atomic<std::uint64_t> hostNs{0};
   std::atomic<std::uint64_t> bytes{0};
@@ -29,12 +24,20 @@ struct SiteRecord {
   std::atomic<std::uint64_t> legacyStream{0};  // ... and was the legacy stream
   std::atomic<std::uint64_t> pageable{0};
   std::atomic<std::uint64_t> pinned{0};
+  std::atomic<std::uint64_t> churn{0};    // allocations/frees judged churn
+
+  std::atomic<std::uint64_t> key{0}; // 0: slot free
+  std::atomic<std::uint32_t> ready{0}; // metadata below is written
+  std::uint16_t traits = 0;           // ApiTrait bits
+  const char *apiName = nullptr;      // CUPTI's constant string
+  std::atomic<std::uint64_t> ownFreed{0}; // frees of memory this site returned
   std::atomic<std::uint64_t> callbackThreadCalls{0}; // on the driver's thread
   std::atomic<std::uint64_t> callbackThreadErrors{0};
   std::atomic<std::int32_t> lastCallbackThreadError{0};
-  std::atomic<std::uint64_t> churn{0};    // allocations/frees judged churn
-  std::atomic<std::uint64_t> ownFreed{0}; // frees of memory this site returned
+  std::uint32_t frameCount = 0;
+  std::uintptr_t frames[kMaxFrames] = {};
 };
+static_assert(offsetof(SiteRecord, key) == 64, "the per-call counters fill one cache line");
 
 /// Hash of a raw stack and the API name pointer; never 0.
 std::uint64_t hashStack(const std::uintptr_t *frames, unsigned count,

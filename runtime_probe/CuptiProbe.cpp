@@ -16,6 +16,7 @@
 #include "PinnedMemoryTracker.h"
 #include "ProbeHandlers.h"
 #include "RawTrace.h"
+#include "SelfTime.h"
 #include "StackCapture.h"
 #include "StackMemo.h"
 
@@ -30,6 +31,7 @@
 #include <ctime>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <new>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -62,25 +64,29 @@ constexpr CUpti_CallbackId kDriverSiteCallbacks[] = {
 };
 
 /// Process-wide probe state; leaked on purpose so that nothing is destroyed
-/// while late callbacks or signal handlers may still read it.
-struct ProbeState {
+/// while late callbacks or signal handlers may still read it. What every
+/// callback reads comes first and shares one cache line.
+struct alignas(64) ProbeState {
+  std::atomic<bool> stopped{false};
+  std::atomic<bool> driverLaunchesOn{false}; // see enableDriverLaunches
+  std::atomic<bool> wholeRuntimeDomainOn{false}; // see enableWholeRuntime
+  bool stackMemo = true; // STREAMLINT_PROBE_STACK_MEMO=0 turns it off
+  bool hostTime = true;  // STREAMLINT_PROBE_HOST_TIME=0: no clock (benches only)
+  Unwinder unwinder = Unwinder::Libunwind;
+  HostClock clock;
+  CudaModules cudaModules;
+
   CallSiteTable table{kSiteCapacity};
   AllocationChurn churn{kLiveAllocations};
   PinnedMemoryTracker pinned;
   ModuleMap modules;
-  CudaModules cudaModules;
-  Unwinder unwinder = Unwinder::Libunwind;
-  bool stackMemo = true; // STREAMLINT_PROBE_STACK_MEMO=0 turns it off
-  bool hostTime = true;  // STREAMLINT_PROBE_HOST_TIME=0: no clock (benches only)
   char rawPath[1024] = {};
-  std::atomic<bool> stopped{false};
   CUpti_SubscriberHandle subscriber = nullptr;
-  std::atomic<bool> driverLaunchesOn{false}; // see enableDriverLaunches
-  std::atomic<bool> wholeRuntimeDomainOn{false}; // see enableWholeRuntime
   std::atomic<std::uint16_t> traitsByCallbackId[kMaxCallbackIds] = {};
   std::atomic<std::uint16_t> driverTraitsByCallbackId[kMaxCallbackIds] = {};
   std::atomic<std::uint32_t> nextThreadId{1};
-  HostClock clock;
+  SelfTime selfTime; // STREAMLINT_PROBE_SELF_TIME=1 only
+  bool selfTimed = false;
 };
 ProbeState *gProbe = nullptr;
 
@@ -99,7 +105,38 @@ struct ThreadState {
   PinnedMemoryTracker::ThreadCache pinnedCache;
   StackMemo memo; // the call sites' stacks this thread saw (StackMemo.h)
 };
-thread_local ThreadState tThread;
+// Each callback finds its thread's state through one thread-local pointer.
+// In the initial-exec model (the default, STREAMLINT_PROBE_STATIC_TLS) that
+// is a single %fs-relative load; the general-dynamic model a dlopen'ed
+// library gets otherwise calls __tls_get_addr, whose code and tables cost
+// about a sixth of the probe's own time per callback on the H100 (measured
+// with STREAMLINT_PROBE_SELF_TIME, docs/probe.md). The pointer takes 8
+// bytes of glibc's static TLS reserve for dlopen'ed libraries; the state
+// itself (tens of KiB) is allocated at the thread's first callback and
+// freed at its exit.
+#if STREAMLINT_PROBE_STATIC_TLS
+__attribute__((tls_model("initial-exec")))
+#endif
+thread_local ThreadState *tThreadState = nullptr;
+pthread_key_t gThreadStateKey;
+
+void releaseThreadState(void *state) {
+  delete static_cast<ThreadState *>(state);
+  tThreadState = nullptr; // a later callback on this exiting thread starts anew
+}
+
+/// This thread's state; nullptr only when it cannot be allocated (the
+/// callback then records nothing).
+__attribute__((noinline, cold)) ThreadState *newThreadState() {
+  auto *state = new (std::nothrow) ThreadState;
+  if (state)
+    pthread_setspecific(gThreadStateKey, state);
+  return tThreadState = state;
+}
+inline ThreadState *threadState() {
+  ThreadState *state = tThreadState;
+  return __builtin_expect(state != nullptr, 1) ? state : newThreadState();
+}
 
 /// Turns the sites' tick sums into nanoseconds (once, at the flush).
 void ticksToNanoseconds() {
@@ -290,11 +327,8 @@ bool isDriverLaunch(CUpti_CallbackId cbid) {
 /// The one CUPTI callback: dispatches on domain and site.
 // Inlined callees keep the probe's own frames, which every unwind walks
 // through, to one.
-void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
-                          CUpti_CallbackId cbid, const void *data) {
-  ThreadState &t = tThread; // one TLS look-up per callback
-  if (t.inProbe || gProbe->stopped.load(std::memory_order_relaxed))
-    return;
+__attribute__((always_inline)) inline void dispatch(ThreadState &t, CUpti_CallbackDomain domain,
+                                                    CUpti_CallbackId cbid, const void *data) {
   auto *cb = static_cast<const CUpti_CallbackData *>(data);
   bool enter = cb->callbackSite == CUPTI_API_ENTER;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
@@ -314,6 +348,35 @@ void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
   }
 }
 
+void CUPTIAPI switchboard(void *, CUpti_CallbackDomain domain,
+                          CUpti_CallbackId cbid, const void *data) {
+  ThreadState *t = threadState();
+  if (!t || t->inProbe || gProbe->stopped.load(std::memory_order_relaxed))
+    return;
+  dispatch(*t, domain, cbid, data);
+}
+
+// The same, timing itself (STREAMLINT_PROBE_SELF_TIME=1, SelfTime.h).
+void CUPTIAPI timedSwitchboard(void *, CUpti_CallbackDomain domain,
+                               CUpti_CallbackId cbid, const void *data) {
+  std::uint64_t start = gProbe->clock.now();
+  ThreadState *t = threadState();
+  if (!t || t->inProbe || gProbe->stopped.load(std::memory_order_relaxed))
+    return;
+  dispatch(*t, domain, cbid, data);
+  gProbe->selfTime.add(selfTimeKindOf(t->call.traits), gProbe->clock.now() - start);
+}
+
+/// ns of one back-to-back pair of clock reads (the least of many), which
+/// every self-timed figure includes.
+double clockReadPairNs() {
+  std::uint64_t least = ~0ull;
+  for (int i = 0; i < 1000; ++i) {
+    std::uint64_t a = gProbe->clock.now(), b = gProbe->clock.now();
+    least = b - a < least ? b - a : least;
+  }
+  return double(least) * (gProbe->clock.usesTsc() ? gProbe->clock.nanosecondsPerTick() : 1.0);
+}
 
 // ---- lifecycle: start, flush, shutdown ----------------------------------
 
@@ -349,6 +412,10 @@ void flushTrace(bool fromSignal) {
   if (!ok)
     std::fprintf(stderr, "streamlint-probe: cannot write the trace to %s: %s\n",
                  gProbe->rawPath, std::strerror(errno));
+  if (gProbe->selfTimed)
+    gProbe->selfTime.report(stderr,
+                            gProbe->clock.usesTsc() ? gProbe->clock.nanosecondsPerTick() : 1.0,
+                            clockReadPairNs());
   if (std::uint64_t untracked = gProbe->churn.untracked())
     std::fprintf(stderr,
                  "streamlint-probe: %llu allocations not checked for churn: "
@@ -390,6 +457,12 @@ void onForkChild() { gProbe->stopped.store(true); }
 
 void startProbe() {
   gProbe = new ProbeState; // leaked: see ProbeState
+  if (pthread_key_create(&gThreadStateKey, releaseThreadState) != 0) {
+    std::fputs("streamlint-probe: no thread-specific key left; the program runs "
+               "unprobed\n", stderr);
+    gProbe->stopped.store(true);
+    return;
+  }
   const char *dir = std::getenv("STREAMLINT_PROBE_RAW_DIR");
   std::snprintf(gProbe->rawPath, sizeof(gProbe->rawPath), "%s/probe-%ld.raw",
                 dir && *dir ? dir : ".", static_cast<long>(getpid()));
@@ -402,6 +475,8 @@ void startProbe() {
   // Only to measure what the clock reads cost: the trace's host times are 0.
   if (const char *hostTime = std::getenv("STREAMLINT_PROBE_HOST_TIME"))
     gProbe->hostTime = std::strcmp(hostTime, "0") != 0;
+  if (const char *selfTime = std::getenv("STREAMLINT_PROBE_SELF_TIME"))
+    gProbe->selfTimed = std::strcmp(selfTime, "1") == 0;
   Unwinder wanted = gProbe->unwinder;
   gProbe->unwinder = initStackCapture(wanted);
   if (gProbe->unwinder != wanted) {
@@ -417,7 +492,8 @@ void startProbe() {
   gProbe->cudaModules.probe = rangeOf("libstreamlint_probe.so");
 
   CUpti_SubscriberHandle subscriber;
-  CUptiResult r = cuptiSubscribe(&subscriber, switchboard, nullptr);
+  CUptiResult r = cuptiSubscribe(
+      &subscriber, gProbe->selfTimed ? timedSwitchboard : switchboard, nullptr);
   if (r != CUPTI_SUCCESS) {
     const char *why = "unknown error";
     cuptiGetResultString(r, &why);

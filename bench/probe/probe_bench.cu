@@ -1,7 +1,9 @@
 // Probe overhead workloads, one call kind each. Prints "<mode> calls=<runtime
-// API calls timed> us=<microseconds>" for the timed part (after CUDA
-// start-up; stream-ordered calls in batches of 256 whose synchronization is
-// not timed); bench/probe/run_bench.sh turns them into added us per call.
+// API calls timed> us=<microseconds> cpu_us=<the thread's CPU time>
+// batch_ns=<median over batches of 256 of ns per call>" for the timed part
+// (after CUDA start-up; stream-ordered calls in batches of 256 whose
+// synchronization is not timed); bench/probe/run_bench.sh turns them into
+// added us per call.
 //   probe_bench MODE [N]
 //   launch          N empty kernels on a stream (default 100000)
 //   copy-pinned     N 4 KiB cudaMemcpyAsync H2D from cudaMallocHost memory
@@ -15,8 +17,11 @@
 //   stream-create-destroy  N cudaStreamCreate + cudaStreamDestroy (2N calls;
 //                   not in the catalog either)
 //   pipeline [IT]   H2D, 4 kernels, D2H on 2 streams, IT rounds (default 200)
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <vector>
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -36,6 +41,12 @@ __global__ void work(float *x, int n, int rounds) {
 static double nowUs() {
   using namespace std::chrono;
   return duration<double, std::micro>(steady_clock::now().time_since_epoch()).count();
+}
+
+static double threadCpuUs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
 static int pipeline(cudaStream_t *s, int iters) {
@@ -96,23 +107,39 @@ int main(int argc, char **argv) {
   // timed part is the host's cost of the calls alone (an unbatched loop of
   // 100k small copies waits for the GPU and hides what the probe adds).
   const long kBatch = 256;
+  // Besides the total, each batch's ns per loop iteration is kept: their
+  // median is the steady per-call cost, which a preemption, a page fault or
+  // a driver hiccup in a few batches does not move (the total does), and
+  // the calling thread's CPU time leaves out time the VM was not running it.
   long n = argc > 2 ? std::atol(argv[2]) : 100000, calls = n;
-  double us = 0;
+  double us = 0, cpuUs = 0;
+  std::vector<double> batchNs;
+  auto timeBatch = [&](long count, auto body) {
+    double c0 = threadCpuUs(), t0 = nowUs();
+    body();
+    double t = nowUs() - t0;
+    cpuUs += threadCpuUs() - c0;
+    us += t;
+    batchNs.push_back(t * 1000 / count);
+  };
   auto batched = [&](auto issue) {
     for (long done = 0; done < n; done += kBatch) {
       long count = n - done < kBatch ? n - done : kBatch;
-      double t0 = nowUs();
-      for (long i = 0; i < count; ++i)
-        issue();
-      us += nowUs() - t0;
+      timeBatch(count, [&] {
+        for (long i = 0; i < count; ++i)
+          issue();
+      });
       cudaStreamSynchronize(s[0]);
     }
   };
-  auto unbatched = [&](auto call) {
-    double t0 = nowUs();
-    for (long i = 0; i < n; ++i)
-      call();
-    us += nowUs() - t0;
+  auto unbatched = [&](auto call) { // timed in batches, with no wait between
+    for (long done = 0; done < n; done += kBatch) {
+      long count = n - done < kBatch ? n - done : kBatch;
+      timeBatch(count, [&] {
+        for (long i = 0; i < count; ++i)
+          call();
+      });
+    }
   };
   if (std::strcmp(mode, "launch") == 0) {
     batched([&] { empty<<<1, 32, 0, s[0]>>>(); });
@@ -149,7 +176,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   cudaStreamSynchronize(s[0]);
-  std::printf("%s calls=%ld us=%.0f\n", mode, calls, us);
+  std::sort(batchNs.begin(), batchNs.end());
+  double perIteration = batchNs.empty() ? 0 : batchNs[batchNs.size() / 2];
+  // ns per call: an iteration of malloc-free or stream-create-destroy is two
+  std::printf("%s calls=%ld us=%.0f cpu_us=%.0f batch_ns=%.1f\n", mode, calls, us, cpuUs,
+              perIteration * n / calls);
   cudaFreeHost(pinned);
   cudaFree(device);
   std::free(pageable);
