@@ -29,6 +29,7 @@ enum ApiTrait : std::uint16_t {
   TraitDriverApi = 1 << 11,    // a driver API entry point (cu*), not the runtime's
   TraitRegistersHostFunction = 1 << 12, // set by the probe, not classifyApi:
                                         // see CallbackSelection.h
+  TraitFetchesDriverEntryPoint = 1 << 13, // the same (cudaGetDriverEntryPoint)
   TraitKnown = 1 << 15,        // classified (even if no other bit is set)
 };
 

@@ -30,8 +30,32 @@ bool registersHostFunction(std::string_view name) {
   return false;
 }
 
+namespace {
+// The driver's entry points that register a host function, as
+// cuGetProcAddress and the dynamic symbol table spell them.
+constexpr const char *kDriverRegistrars[] = {
+    "cuLaunchHostFunc",     "cuLaunchHostFunc_ptsz",  "cuStreamAddCallback",
+    "cuStreamAddCallback_ptsz", "cuGraphAddHostNode", "cuGraphHostNodeSetParams",
+    "cuGraphExecHostNodeSetParams", "cuGraphAddNode", "cuGraphAddNode_v2",
+    "cuGraphNodeSetParams", "cuGraphExecNodeSetParams", "cuUserObjectCreate"};
+} // namespace
+
+bool fetchesDriverEntryPoint(std::string_view name) {
+  std::string_view base = api::baseName(name);
+  return base == "cudaGetDriverEntryPoint" || base == "cudaGetDriverEntryPointByVersion";
+}
+
+bool driverSymbolRegistersHostFunction(std::string_view symbol) {
+  std::string_view base = api::baseName(symbol);
+  for (std::string_view registrar : kDriverRegistrars)
+    if (base == api::baseName(registrar))
+      return true;
+  return false;
+}
+
 bool wantsRuntimeCallback(std::string_view name) {
-  return (classifyApi(name) & observedTraits()) || registersHostFunction(name);
+  return (classifyApi(name) & observedTraits()) || registersHostFunction(name) ||
+         fetchesDriverEntryPoint(name);
 }
 
 RuntimeCallbacks runtimeCallbacksWanted(const char *forced) {
@@ -41,17 +65,17 @@ RuntimeCallbacks runtimeCallbacksWanted(const char *forced) {
     if (std::strcmp(forced, "catalog") == 0)
       return RuntimeCallbacks::Catalog;
   }
-  static const char *const kDriverRegistrars[] = {
-      "cuLaunchHostFunc",     "cuLaunchHostFunc_ptsz",  "cuStreamAddCallback",
-      "cuStreamAddCallback_ptsz", "cuGraphAddHostNode", "cuGraphHostNodeSetParams",
-      "cuGraphExecHostNodeSetParams", "cuGraphAddNode", "cuGraphAddNode_v2",
-      "cuGraphNodeSetParams", "cuGraphExecNodeSetParams", "cuUserObjectCreate"};
+  // cuGetProcAddress can return a registrar this scan cannot see.
+  static const char *const kFetchers[] = {"cuGetProcAddress", "cuGetProcAddress_v2"};
   static const char *const kCudaOwn[] = {"libcuda.so", "libcupti.so", "libcudart.so",
                                          "libstreamlint_probe.so", "libnvidia-",
                                          "libcupti_floor.so"};
+  constexpr std::size_t kOwn = sizeof kCudaOwn / sizeof *kCudaOwn;
   return anyModuleImports(kDriverRegistrars,
                           sizeof kDriverRegistrars / sizeof *kDriverRegistrars, kCudaOwn,
-                          sizeof kCudaOwn / sizeof *kCudaOwn)
+                          kOwn) ||
+                 anyModuleImports(kFetchers, sizeof kFetchers / sizeof *kFetchers, kCudaOwn,
+                                  kOwn)
              ? RuntimeCallbacks::All
              : RuntimeCallbacks::Catalog;
 }

@@ -9,7 +9,9 @@
 // user object's destructor) turns the whole runtime domain on: a host
 // function runs only after it was registered, and CUPTI honours the change
 // at its next dispatch. Programs that register host functions through the
-// driver API they import get the whole domain from the start. Plain C++: the
+// driver API they import (or import cuGetProcAddress) get the whole domain
+// from the start; fetching a registrar through cudaGetDriverEntryPoint turns
+// it on at the fetch. Plain C++: the
 // CUPTI calls are in CuptiProbe.cpp and bench/probe/cupti_floor.cpp.
 
 #include <cstdint>
@@ -24,6 +26,15 @@ std::uint16_t observedTraits();
 /// thread; `name` is CUPTI's (any suffix).
 bool registersHostFunction(std::string_view name);
 
+/// Fetches a driver entry point by name (cudaGetDriverEntryPoint,
+/// cudaGetDriverEntryPointByVersion; `name` is CUPTI's): a host function can
+/// be registered through the pointer it returns, without an import.
+bool fetchesDriverEntryPoint(std::string_view name);
+
+/// The driver entry point `symbol` (as cuGetProcAddress spells it:
+/// "cuLaunchHostFunc", "cuStreamAddCallback", ...) registers a host function.
+bool driverSymbolRegistersHostFunction(std::string_view symbol);
+
 /// Whether the probe needs the callback of runtime API `name` (CUPTI's
 /// spelling) while it observes only the catalog.
 bool wantsRuntimeCallback(std::string_view name);
@@ -34,7 +45,8 @@ enum class RuntimeCallbacks : std::uint8_t {
 };
 
 /// Catalog, unless a loaded module other than CUDA's imports a driver entry
-/// point that registers a host function (cuLaunchHostFunc, ...);
+/// point that registers a host function (cuLaunchHostFunc, ...) or
+/// cuGetProcAddress (which can fetch one unseen);
 /// STREAMLINT_PROBE_RUNTIME_CALLBACKS=all or =catalog forces either (to
 /// measure what the whole domain costs). `forced` is the variable's value.
 RuntimeCallbacks runtimeCallbacksWanted(const char *forced);

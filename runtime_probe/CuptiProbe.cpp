@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstddef>
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
@@ -159,6 +160,8 @@ std::uint16_t traitsFor(CUpti_CallbackId cbid, const char *name, bool driver) {
     t = name ? classifyApi(name) : TraitKnown;
     if (!driver && name && registersHostFunction(name))
       t |= TraitRegistersHostFunction;
+    if (!driver && name && fetchesDriverEntryPoint(name))
+      t |= TraitFetchesDriverEntryPoint;
     slot.store(t, std::memory_order_relaxed);
   }
   return t;
@@ -205,6 +208,16 @@ void enableWholeRuntime(ThreadState &t) {
   t.inProbe = false;
 }
 
+// Every cudaGetDriverEntryPoint* params struct starts with the symbol's name.
+static_assert(offsetof(cudaGetDriverEntryPoint_v11030_params, symbol) == 0 &&
+              offsetof(cudaGetDriverEntryPoint_ptsz_v11030_params, symbol) == 0 &&
+              offsetof(cudaGetDriverEntryPointByVersion_v12050_params, symbol) == 0 &&
+              offsetof(cudaGetDriverEntryPointByVersion_ptsz_v12050_params, symbol) == 0);
+const char *entryPointSymbol(const void *params) {
+  const char *symbol = static_cast<const cudaGetDriverEntryPoint_v11030_params *>(params)->symbol;
+  return symbol ? symbol : "";
+}
+
 constexpr std::uint16_t kInteresting = TraitStreamOrdered | TraitMemcpyAsync |
                                        TraitAllocation | TraitSynchronization;
 // Host time is read only where some evidence reports it: allocations
@@ -234,6 +247,11 @@ __attribute__((always_inline)) inline void onRuntimeEnter(ThreadState &t, CUpti_
   t.call.traits = traitsFor(cbid, cb->functionName, driver);
   if ((t.call.traits & TraitRegistersHostFunction) &&
       !gProbe->wholeRuntimeDomainOn.load(std::memory_order_relaxed))
+    enableWholeRuntime(t);
+  // A registrar fetched by name can register a host function unseen.
+  if ((t.call.traits & TraitFetchesDriverEntryPoint) && cb->functionParams &&
+      !gProbe->wholeRuntimeDomainOn.load(std::memory_order_relaxed) &&
+      driverSymbolRegistersHostFunction(entryPointSymbol(cb->functionParams)))
     enableWholeRuntime(t);
   // No check looks at this call (cudaGetLastError, cudaGetDevice, ...) unless
   // it runs on the driver's callback thread: no params, no clock, no unwind.

@@ -94,11 +94,31 @@ TEST(CallbackSelection, HostFunctionRegistrationsAreSeen) {
   EXPECT_FALSE(registersHostFunction("cudaGraphLaunch_v10000"));
 }
 
+// A registrar fetched by name (cudaGetDriverEntryPoint) is registered without
+// any import the start-up scan could see: the fetch is seen and its symbol
+// checked. The names must be CUPTI's.
+TEST(CallbackSelection, DriverEntryPointFetchesAreSeen) {
+  std::vector<std::string> names = cuptiRuntimeNames();
+  unsigned fetchers = 0;
+  for (const std::string &name : names)
+    if (fetchesDriverEntryPoint(name)) {
+      ++fetchers;
+      EXPECT_TRUE(wantsRuntimeCallback(name)) << name;
+    }
+  EXPECT_EQ(fetchers, 4u); // ByVersion or not, _ptsz or not
+  EXPECT_FALSE(fetchesDriverEntryPoint("cudaGetDeviceProperties_v3020"));
+  for (const char *symbol : {"cuLaunchHostFunc", "cuStreamAddCallback", "cuGraphAddHostNode",
+                             "cuGraphAddNode", "cuUserObjectCreate", "cuLaunchHostFunc_ptsz"})
+    EXPECT_TRUE(driverSymbolRegistersHostFunction(symbol)) << symbol;
+  for (const char *symbol : {"cuMemAlloc", "cuLaunchKernel", "cuGraphLaunch", "", "cu"})
+    EXPECT_FALSE(driverSymbolRegistersHostFunction(symbol)) << symbol;
+}
+
 TEST(CallbackSelection, ForcedOrByImports) {
   EXPECT_EQ(runtimeCallbacksWanted("all"), RuntimeCallbacks::All);
   EXPECT_EQ(runtimeCallbacksWanted("catalog"), RuntimeCallbacks::Catalog);
   // This test binary imports no driver entry point that registers a host
-  // function (cuLaunchHostFunc, ...).
+  // function (cuLaunchHostFunc, ...), nor cuGetProcAddress.
   EXPECT_EQ(runtimeCallbacksWanted(nullptr), RuntimeCallbacks::Catalog);
   EXPECT_EQ(runtimeCallbacksWanted(""), RuntimeCallbacks::Catalog);
 }
