@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <new>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace streamlint::probe {
@@ -121,18 +122,27 @@ __attribute__((tls_model("initial-exec")))
 thread_local ThreadState *tThreadState = nullptr;
 pthread_key_t gThreadStateKey;
 
-void releaseThreadState(void *state) {
-  delete static_cast<ThreadState *>(state);
+void releaseThreadState(void *memory) {
+  auto *state = static_cast<ThreadState *>(memory);
+  state->~ThreadState();
+  munmap(state, sizeof(ThreadState));
   tThreadState = nullptr; // a later callback on this exiting thread starts anew
 }
 
 /// This thread's state; nullptr only when it cannot be allocated (the
-/// callback then records nothing).
+/// callback then records nothing). Mapped, not allocated with operator new
+/// or malloc: a program may replace those with versions that call CUDA
+/// (a global operator new on cudaMallocManaged), whose callback would come
+/// back here before the state existed. The pointer is set before
+/// pthread_setspecific, which may itself allocate.
 __attribute__((noinline, cold)) ThreadState *newThreadState() {
-  auto *state = new (std::nothrow) ThreadState;
-  if (state)
-    pthread_setspecific(gThreadStateKey, state);
-  return tThreadState = state;
+  void *memory = mmap(nullptr, sizeof(ThreadState), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED)
+    return nullptr;
+  auto *state = tThreadState = new (memory) ThreadState;
+  pthread_setspecific(gThreadStateKey, state);
+  return state;
 }
 inline ThreadState *threadState() {
   ThreadState *state = tThreadState;
