@@ -19,6 +19,7 @@
 #include "SelfTime.h"
 #include "StackCapture.h"
 #include "StackMemo.h"
+#include "ThreadState.h"
 
 #include <cupti.h> // also brings the runtime and driver *_params structs
 
@@ -32,9 +33,7 @@
 #include <ctime>
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <new>
 #include <pthread.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 namespace streamlint::probe {
@@ -91,63 +90,6 @@ struct alignas(64) ProbeState {
   bool selfTimed = false;
 };
 ProbeState *gProbe = nullptr;
-
-/// Per-thread reentrancy guard and the call in flight.
-struct ThreadState {
-  int depth = 0;          // nesting of runtime API calls
-  CUpti_CallbackId outerId = 0; // the outermost call in flight
-  bool outerDriver = false;
-  bool inProbe = false;   // the probe's own CUDA calls
-  signed char driverThread = -1; // -1 unknown, 0 no, 1 yes
-  bool skip = false;      // the outermost call in flight is not recorded
-  unsigned walkDepth = 0; // see captureStack
-  std::uint64_t startTicks = 0;
-  std::uint32_t id = 0;   // the probe's id for the thread (alloc-in-loop churn)
-  ApiCall call;
-  PinnedMemoryTracker::ThreadCache pinnedCache;
-  StackMemo memo; // the call sites' stacks this thread saw (StackMemo.h)
-};
-// Each callback finds its thread's state through one thread-local pointer.
-// In the initial-exec model (the default, STREAMLINT_PROBE_STATIC_TLS) that
-// is a single %fs-relative load; the general-dynamic model a dlopen'ed
-// library gets otherwise calls __tls_get_addr, whose code and tables cost
-// about a sixth of the probe's own time per callback on the H100 (measured
-// with STREAMLINT_PROBE_SELF_TIME, docs/probe.md). The pointer takes 8
-// bytes of glibc's static TLS reserve for dlopen'ed libraries; the state
-// itself (tens of KiB) is allocated at the thread's first callback and
-// freed at its exit.
-#if STREAMLINT_PROBE_STATIC_TLS
-__attribute__((tls_model("initial-exec")))
-#endif
-thread_local ThreadState *tThreadState = nullptr;
-pthread_key_t gThreadStateKey;
-
-void releaseThreadState(void *memory) {
-  auto *state = static_cast<ThreadState *>(memory);
-  state->~ThreadState();
-  munmap(state, sizeof(ThreadState));
-  tThreadState = nullptr; // a later callback on this exiting thread starts anew
-}
-
-/// This thread's state; nullptr only when it cannot be allocated (the
-/// callback then records nothing). Mapped, not allocated with operator new
-/// or malloc: a program may replace those with versions that call CUDA
-/// (a global operator new on cudaMallocManaged), whose callback would come
-/// back here before the state existed. The pointer is set before
-/// pthread_setspecific, which may itself allocate.
-__attribute__((noinline, cold)) ThreadState *newThreadState() {
-  void *memory = mmap(nullptr, sizeof(ThreadState), PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED)
-    return nullptr;
-  auto *state = tThreadState = new (memory) ThreadState;
-  pthread_setspecific(gThreadStateKey, state);
-  return state;
-}
-inline ThreadState *threadState() {
-  ThreadState *state = tThreadState;
-  return __builtin_expect(state != nullptr, 1) ? state : newThreadState();
-}
 
 /// Turns the sites' tick sums into nanoseconds (once, at the flush).
 void ticksToNanoseconds() {
@@ -485,7 +427,7 @@ void onForkChild() { gProbe->stopped.store(true); }
 
 void startProbe() {
   gProbe = new ProbeState; // leaked: see ProbeState
-  if (pthread_key_create(&gThreadStateKey, releaseThreadState) != 0) {
+  if (!startThreadStates()) {
     std::fputs("streamlint-probe: no thread-specific key left; the program runs "
                "unprobed\n", stderr);
     gProbe->stopped.store(true);
