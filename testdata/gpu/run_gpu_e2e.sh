@@ -59,7 +59,7 @@ run_pair() { # name, expected status
 }
 if [ "$analyzer_only" = 1 ]; then
   echo "NOTE: probe half skipped (STREAMLINT_E2E_ANALYZER_ONLY=1): traces from $work"
-  for name in misuse misuse_shared ptds crash alloc_patterns; do
+  for name in misuse misuse_shared ptds crash alloc_patterns fetched_host_func; do
     [ -s "$work/$name.trace" ] || fail "$work/$name.trace missing: run the probe half first"
   done
 else
@@ -72,11 +72,13 @@ else
   build_one ptds "--default-stream per-thread" ptds.cu
   build_one crash "" crash.cu
   build_one alloc_patterns "-lcuda" alloc_patterns.cu
+  build_one fetched_host_func "" fetched_host_func.cu
   run_pair misuse 3 "$here/misuse.cu" "$here/helper.cu"
   run_pair misuse_shared 3 "$here/misuse.cu" "$here/helper.cu"
   run_pair ptds 0 "$here/ptds.cu"
   run_pair crash 134 "$here/crash.cu"
   run_pair alloc_patterns 0 "$here/alloc_patterns.cu"
+  run_pair fetched_host_func 0 "$here/fetched_host_func.cu"
 fi
 
 if [ "${STREAMLINT_E2E_PROBE_ONLY:-0}" = 1 ]; then
@@ -89,7 +91,7 @@ else
   # no finding (check_expectations.py --available).
   available=$("$analyzer" --list-checks | sed -n 's/^\([a-z0-9-]*\):.*/\1/p' | paste -sd, -)
   echo "== streamlint checks built: ${available:-none}"
-  for spec in "misuse:misuse.cu:" "misuse_shared:misuse.cu:" "ptds:ptds.cu:-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1" "crash:crash.cu:" "alloc_patterns:alloc_patterns.cu:"; do
+  for spec in "misuse:misuse.cu:" "misuse_shared:misuse.cu:" "ptds:ptds.cu:-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1" "crash:crash.cu:" "alloc_patterns:alloc_patterns.cu:" "fetched_host_func:fetched_host_func.cu:"; do
     IFS=: read -r name src defs <<<"$spec"
     db=$work/db-$name; mkdir -p "$db"
     printf '[{"directory":"%s","file":"%s","command":"nvcc -x cu -g -c %s %s -o /dev/null"}]\n' \
