@@ -4,6 +4,8 @@
 
 #include "ApiCatalog.h"
 
+#include <cstddef>
+
 namespace streamlint::probe {
 namespace {
 
@@ -217,6 +219,17 @@ void readDriverParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
     return;
   }
 #undef DRIVER
+}
+
+// Every cudaGetDriverEntryPoint* params struct starts with the symbol's name.
+static_assert(offsetof(cudaGetDriverEntryPoint_v11030_params, symbol) == 0 &&
+              offsetof(cudaGetDriverEntryPoint_ptsz_v11030_params, symbol) == 0 &&
+              offsetof(cudaGetDriverEntryPointByVersion_v12050_params, symbol) == 0 &&
+              offsetof(cudaGetDriverEntryPointByVersion_ptsz_v12050_params, symbol) == 0);
+
+const char *fetchedEntryPointSymbol(const void *p) {
+  const char *symbol = static_cast<const cudaGetDriverEntryPoint_v11030_params *>(p)->symbol;
+  return symbol ? symbol : "";
 }
 
 } // namespace streamlint::probe

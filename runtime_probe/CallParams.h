@@ -31,4 +31,8 @@ void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
 void readDriverParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
                       ParamsContext &context);
 
+/// The driver symbol's name a cudaGetDriverEntryPoint[ByVersion] call
+/// fetches (`p`: its params struct, any of the four); "" when null.
+const char *fetchedEntryPointSymbol(const void *p);
+
 } // namespace streamlint::probe

@@ -12,7 +12,8 @@
 // driver API they import (or import cuGetProcAddress) get the whole domain
 // from the start; fetching a registrar through cudaGetDriverEntryPoint turns
 // it on at the fetch. Plain C++: the
-// CUPTI calls are in CuptiProbe.cpp and bench/probe/cupti_floor.cpp.
+// CUPTI calls are in CuptiProbe.cpp, Switchboard.cpp and
+// bench/probe/cupti_floor.cpp.
 
 #include <cstdint>
 #include <string_view>

@@ -1,5 +1,5 @@
 // Where the probe's per-call time goes, without a GPU: drives the probe's
-// per-callback path (the stages of CuptiProbe.cpp's onRuntimeEnter/Exit on
+// per-callback path (the stages of Switchboard.cpp's onRuntimeEnter/Exit on
 // the core library: classification, pinned-range look-up, host clock, call
 // site capture, table, handlers, churn) with synthetic calls made the way
 // CUPTI makes them: from a callback below a chain of "CUDA" frames (a
@@ -37,7 +37,7 @@ extern "C" char __start_fakecuda[], __stop_fakecuda[];
 
 namespace {
 
-constexpr unsigned kAppFramesKept = 20; // as CuptiProbe.cpp
+constexpr unsigned kAppFramesKept = 20; // as ProbeState.h
 constexpr int kCudaFrames = 8;          // CUPTI and libcuda under the callback
 
 struct Probe {

@@ -27,11 +27,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 minimum() { sort -n | head -1; }
-field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
+field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p"; } # " us=" is not " cpu_us="
 timed() { # name, command...: appends the timed-loop and whole-process us
   local name=$1 t0 t1 out; shift
   t0=$(date +%s%N); out=$("$@"); t1=$(date +%s%N)
-  echo "$out" | sed -n 's/.* us=\([0-9.]*\).*/\1/p' >>"$tmp/$name.timed"
+  echo "$out" | field us >>"$tmp/$name.timed"
   echo "$out" | field cpu_us >>"$tmp/$name.cpu"
   echo "$out" | field batch_ns >>"$tmp/$name.batch"
   echo $(( (t1 - t0) / 1000 )) >>"$tmp/$name.wall"

@@ -2,9 +2,9 @@
 // predicate selects) must be one the probe actually observes, or its findings
 // can only come out "not reached": the probe decodes its arguments in
 // CallParams.cpp (stream, host pointers, addresses) and, for a driver entry
-// point, enables its callback in CuptiProbe.cpp. ApiAgreementTest checks the
-// traits; this test checks the decoding and the subscriptions, which live in
-// code the table cannot drive.
+// point, enables its callback in CuptiProbe.cpp or Switchboard.cpp.
+// ApiAgreementTest checks the traits; this test checks the decoding and the
+// subscriptions, which live in code the table cannot drive.
 #include "ApiCatalog.h"
 
 #include "api/CudaApiTable.h"
@@ -33,7 +33,8 @@ std::string reported(const std::string &name) {
 
 // The probe reads the stream (and host pointers) of every stream-ordered
 // call it classifies from a case in CallParams.cpp; a driver entry point is
-// only seen if its callback is enabled in CuptiProbe.cpp.
+// only seen if its callback is enabled in CuptiProbe.cpp (the entry points
+// the checks flag) or Switchboard.cpp (the launches it turns on on demand).
 void expectObserved(const std::string &api, const std::string &callParams,
                     const std::string &switchboard, bool needsParams) {
   std::uint16_t traits = classifyApi(api);
@@ -50,7 +51,8 @@ void expectObserved(const std::string &api, const std::string &callParams,
 
 struct Sources {
   std::string callParams = readSource("runtime_probe/CallParams.cpp");
-  std::string switchboard = readSource("runtime_probe/CuptiProbe.cpp");
+  std::string switchboard = readSource("runtime_probe/CuptiProbe.cpp") +
+                            readSource("runtime_probe/Switchboard.cpp");
 };
 
 /// Rows some check selects, with whether the probe must read their arguments.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CUDA driver dlopen's the probe, whose thread-local data is in the
-# initial-exec TLS model (CuptiProbe.cpp): it comes out of glibc's static TLS
+# initial-exec TLS model (ThreadState.h): it comes out of glibc's static TLS
 # reserve for dlopen'ed libraries, a few hundred bytes shared by every such
 # library in the process. Keep it to the one thread-state pointer.
 #   static_tls_budget.sh LIBRARY MAX_BYTES
