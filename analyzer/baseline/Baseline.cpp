@@ -1,7 +1,7 @@
 #include "analyzer/baseline/Baseline.h"
 
 #include "analyzer/baseline/Fingerprint.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,7 +1,7 @@
 #include "analyzer/baseline/Fingerprint.h"
 
-#include "analyzer/output/OutputCommon.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/Paths.h"
+#include "analyzer/support/SourceTextCache.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"

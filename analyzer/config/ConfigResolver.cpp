@@ -1,18 +1,12 @@
 #include "analyzer/config/ConfigResolver.h"
 #include "analyzer/support/Glob.h"
+#include "analyzer/support/Paths.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 namespace streamlint {
 namespace {
-
-std::string absolutePath(llvm::StringRef path) {
-  llvm::SmallString<256> absolute(path);
-  llvm::sys::fs::make_absolute(absolute);
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-  return std::string(absolute);
-}
 
 /// YAML single-quoted scalar: only the quote itself needs escaping.
 std::string quoted(llvm::StringRef text) {

@@ -3,6 +3,7 @@
 #include "analyzer/driver/NamedFiles.h"
 #include "analyzer/driver/UnitAnalysis.h"
 #include "analyzer/reach/ReachResolution.h"
+#include "analyzer/support/Paths.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -20,24 +21,6 @@ namespace {
 
 llvm::Error inputError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-std::string normalizedPath(llvm::StringRef path) {
-  llvm::SmallString<256> absolute(path);
-  llvm::sys::fs::make_absolute(absolute);
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-  llvm::SmallString<256> real;
-  if (!llvm::sys::fs::real_path(absolute, real))
-    return std::string(real);
-  return std::string(absolute);
-}
-
-/// Absolute, without "." or ".." (as findings' paths are); no symlinks resolved.
-std::string cleanPath(llvm::StringRef path) {
-  llvm::SmallString<256> absolute(path);
-  llvm::sys::fs::make_absolute(absolute);
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-  return std::string(absolute);
 }
 
 bool sameFinding(const Finding &a, const Finding &b) {
@@ -77,10 +60,10 @@ void addNamedHeaders(const AnalysisPlan &plan, const std::vector<UnitResult> &re
                      ReportScope &scope, std::vector<PlannedUnit> &units,
                      std::vector<std::string> &notes) {
   std::map<std::string, std::string> realPaths; // included path -> real path
-  auto realPathOf = [&](const std::string &path) -> const std::string & {
+  auto realPathCached = [&](const std::string &path) -> const std::string & {
     auto found = realPaths.find(path);
     if (found == realPaths.end())
-      found = realPaths.emplace(path, normalizedPath(path)).first;
+      found = realPaths.emplace(path, realPathOf(path)).first;
     return found->second;
   };
   for (const NamedHeader &header : plan.namedHeaders) {
@@ -91,7 +74,7 @@ void addNamedHeaders(const AnalysisPlan &plan, const std::vector<UnitResult> &re
       for (const index::IncludedFile &file : results[i].outcome.includes)
         if (llvm::sys::path::filename(file.path) ==
                 llvm::sys::path::filename(header.path) &&
-            realPathOf(file.path) == header.realPath) {
+            realPathCached(file.path) == header.realPath) {
           included = true;
           scope.files.insert(file.path); // as the TU spelled it
           scope.namedHeaders.insert(file.path);
@@ -115,7 +98,7 @@ void addNamedHeaders(const AnalysisPlan &plan, const std::vector<UnitResult> &re
 } // namespace
 
 std::string findCompileDatabase(const std::string &start) {
-  llvm::SmallString<256> directory(normalizedPath(start));
+  llvm::SmallString<256> directory(realPathOf(start));
   while (!directory.empty()) {
     for (const char *candidate : {"compile_commands.json",
                                   "build/compile_commands.json"}) {
@@ -163,7 +146,7 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
                                      index::ProjectIndex *index) {
   std::vector<std::string> mainFiles;
   for (const PlannedUnit &unit : units)
-    mainFiles.push_back(cleanPath(unit.substituteFile.empty() ? unit.entry.file
+    mainFiles.push_back(absolutePath(unit.substituteFile.empty() ? unit.entry.file
                                                               : unit.substituteFile));
   for (size_t i = 0; i < units.size(); ++i)
     if (units[i].reported) {
@@ -290,7 +273,7 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
     if (plan.cacheDirectory.empty()) {
       llvm::SmallString<256> path(llvm::sys::path::parent_path(plan.databasePath));
       llvm::sys::path::append(path, ".streamlint");
-      plan.cacheDirectory = cleanPath(path);
+      plan.cacheDirectory = absolutePath(path);
     }
   }
   for (const CompileEntry &entry : *entries)
@@ -305,12 +288,12 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
   plan.namedFiles = true;
   std::vector<std::string> entryPaths;
   for (const CompileEntry &entry : *entries)
-    entryPaths.push_back(normalizedPath(entry.file));
+    entryPaths.push_back(realPathOf(entry.file));
   std::set<size_t> named;
   std::vector<PlannedUnit> interpolated;
   std::set<std::string> namedHeaders;
   for (const std::string &file : options.files) {
-    std::string wanted = normalizedPath(file);
+    std::string wanted = realPathOf(file);
     bool found = false;
     for (size_t i = 0; i < entries->size(); ++i)
       if (entryPaths[i] == wanted) {
@@ -329,13 +312,13 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
                                "database " + buildPath + ", and no such file");
     if (isHeaderFile(wanted)) {
       if (namedHeaders.insert(wanted).second)
-        plan.namedHeaders.push_back({cleanPath(file), wanted, {}});
+        plan.namedHeaders.push_back({absolutePath(file), wanted, {}});
     } else if (options.skipFilesNotInDatabase) {
       plan.skippedFiles.push_back(file);
     } else if (!entries->empty()) {
       // A source the build does not compile (yet): a neighbour's command.
-      PlannedUnit unit{(*entries)[nearestEntry(*entries, cleanPath(file))], {}};
-      unit.substituteFile = cleanPath(file);
+      PlannedUnit unit{(*entries)[nearestEntry(*entries, absolutePath(file))], {}};
+      unit.substituteFile = absolutePath(file);
       plan.notes.push_back(unit.substituteFile + ": no entry in the compile "
                            "database; analyzed with the command of " +
                            unit.entry.file + " (interpolated)");
@@ -375,7 +358,7 @@ llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
   ConfigResolver resolver(*options.config, catalog.checks, catalog);
   std::vector<PlannedUnit> kept;
   for (PlannedUnit &unit : plan->units) {
-    std::string mainFile = cleanPath(unit.substituteFile.empty() ? unit.entry.file
+    std::string mainFile = absolutePath(unit.substituteFile.empty() ? unit.entry.file
                                                                  : unit.substituteFile);
     auto config = resolver.configFor(mainFile);
     if (!config)

@@ -5,7 +5,7 @@
 #include "analyzer/fix/FixApplier.h"
 #include "analyzer/fix/ProjectRoot.h"
 #include "analyzer/output/Output.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/suppress/Suppressions.h"
 
 #include "llvm/ADT/StringExtras.h"

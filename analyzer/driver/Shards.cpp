@@ -3,6 +3,7 @@
 #include "analyzer/driver/ExitCode.h"
 #include "analyzer/driver/UnitAnalysis.h"
 #include "analyzer/index/ShardPart.h"
+#include "analyzer/support/Paths.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,19 +23,12 @@ llvm::Error mergeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-std::string cleanAbsolute(llvm::StringRef path) {
-  llvm::SmallString<256> absolute(path);
-  llvm::sys::fs::make_absolute(absolute);
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-  return std::string(absolute);
-}
-
 std::string databaseDirectory(const AnalysisPlan &plan) {
-  return std::string(llvm::sys::path::parent_path(cleanAbsolute(plan.databasePath)));
+  return std::string(llvm::sys::path::parent_path(absolutePath(plan.databasePath)));
 }
 
 std::string relativeFile(const AnalysisPlan &plan, const PlannedUnit &unit) {
-  return index::relativePath(databaseDirectory(plan), cleanAbsolute(unit.entry.file));
+  return relativePath(databaseDirectory(plan), absolutePath(unit.entry.file));
 }
 
 /// What a shard and the merge must agree on for a TU: the entry's command as
@@ -91,7 +85,7 @@ llvm::Error readParts(const AnalysisPlan &plan, const AnalyzerOptions &options,
                       const std::vector<std::string> &files,
                       std::vector<index::ShardPart> &parts,
                       std::vector<int> &partOfShard) {
-  std::string database = cleanAbsolute(plan.databasePath);
+  std::string database = absolutePath(plan.databasePath);
   for (const std::string &file : files) {
     auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
@@ -159,7 +153,7 @@ int runShard(const AnalysisPlan &plan, const AnalyzerOptions &options,
   part.tool = kTool;
   part.shard = spec.index;
   part.count = spec.count;
-  part.database = cleanAbsolute(plan.databasePath);
+  part.database = absolutePath(plan.databasePath);
   part.skipWithoutCuda = options.skipTranslationUnitsWithoutCuda;
   for (const PlannedUnit &unit : plan.units) {
     std::string file = relativeFile(plan, unit);
@@ -268,7 +262,7 @@ llvm::Expected<AnalysisResult> mergeShards(const AnalysisPlan &plan,
       if (!used[p][u])
         return mergeError((*files)[p] + ": has a result for " + parts[p].units[u].file +
                           ", which this merge does not analyze: the compile database " +
-                          cleanAbsolute(plan.databasePath) +
+                          absolutePath(plan.databasePath) +
                           " or a config's ExcludePaths changed since the shards ran");
   return resultOfWholeDatabase(plan, std::move(results));
 }

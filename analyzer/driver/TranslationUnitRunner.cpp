@@ -1,6 +1,7 @@
 #include "analyzer/driver/TranslationUnitRunner.h"
 
 #include "analyzer/reach/TranslationUnitReach.h"
+#include "analyzer/support/Paths.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -130,19 +131,16 @@ std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources) 
     clang::OptionalFileEntryRef origin = content.OrigEntry;
     if (!origin)
       continue;
-    llvm::SmallString<256> path(origin->getName());
-    llvm::sys::fs::make_absolute(path);
-    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-    if (llvm::StringRef(path).starts_with(kVirtualShimDir) ||
-        !seen.insert(std::string(path)).second)
+    std::string path = absolutePath(origin->getName());
+    if (llvm::StringRef(path).starts_with(kVirtualShimDir) || !seen.insert(path).second)
       continue;
     std::string digest;
     if (std::optional<llvm::MemoryBufferRef> buffer = content.getBufferIfLoaded())
       digest = index::sha256Hex(buffer->getBuffer());
     else
-      digest = index::fileSha256(std::string(path));
+      digest = index::fileSha256(path);
     // The main file's entry is created first, so it comes first.
-    files.push_back({std::string(path), digest});
+    files.push_back({path, digest});
   }
   return files;
 }

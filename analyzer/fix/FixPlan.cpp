@@ -4,6 +4,7 @@
 // clang-tidy does, so no file ever gets half of a fix.
 #include "analyzer/fix/FixPlan.h"
 #include "analyzer/fix/ContentDigest.h"
+#include "analyzer/support/Paths.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -20,10 +21,7 @@ namespace {
 
 
 bool isInside(llvm::StringRef file, llvm::StringRef root) {
-  if (root == "/")
-    return true;
-  return file.starts_with(root) && file.size() > root.size() &&
-         file[root.size()] == '/';
+  return root == "/" || pathUnderBase(file.str(), root.str());
 }
 
 // Headers of the system and the CUDA toolkit are never edited, even when the
@@ -35,7 +33,7 @@ bool isSystemOrToolkit(llvm::StringRef file) {
   if (llvm::any_of(kPrefixes, [&](llvm::StringRef p) { return file.starts_with(p); }))
     return true;
   auto cudaPath = llvm::sys::Process::GetEnv("CUDA_PATH");
-  return cudaPath && !cudaPath->empty() && isInside(file, normalizePath(*cudaPath));
+  return cudaPath && !cudaPath->empty() && isInside(file, absolutePath(*cudaPath));
 }
 
 std::string range(const TextEdit &edit) {
@@ -177,7 +175,7 @@ private:
     std::vector<TextEdit> edits = findings[i].fixes[j].edits;
     std::vector<std::string> realFiles; // parallel to edits
     for (TextEdit &edit : edits) {
-      edit.file = normalizePath(edit.file);
+      edit.file = absolutePath(edit.file);
       realFiles.push_back(realOf(edit.file));
       if (std::optional<Problem> problem = problemWith(edit, realFiles.back()))
         return skip(i, j, problem->kind, problem->why);
@@ -236,31 +234,15 @@ private:
 
 } // namespace
 
-std::string normalizePath(llvm::StringRef path) {
-  llvm::SmallString<256> result(path);
-  llvm::sys::fs::make_absolute(result);
-  llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
-  return std::string(result);
-}
-
-std::string realPathOf(const std::string &path) {
-  llvm::SmallString<256> real;
-  if (llvm::sys::fs::real_path(path, real, /*expand_tilde=*/false))
-    return path;
-  return std::string(real);
-}
-
 std::string normalizedRoot(const std::string &projectRoot) {
-  std::string root = normalizePath(projectRoot.empty() ? "." : projectRoot);
+  std::string root = absolutePath(projectRoot.empty() ? "." : projectRoot);
   while (root.size() > 1 && root.back() == '/')
     root.pop_back();
   return root;
 }
 
 std::string relativeTo(const std::string &file, const std::string &root) {
-  if (isInside(file, root) && root != "/")
-    return file.substr(root.size() + 1);
-  return file;
+  return root == "/" ? file : displayPath(file, root);
 }
 
 FixPlan planFixes(const std::vector<Finding> &findings,

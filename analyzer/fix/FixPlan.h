@@ -69,14 +69,8 @@ llvm::Expected<ReplaceOutcome> replaceIfUnchanged(const std::string &realPath,
 /// may write anything).
 std::string readOnlyReason(const std::string &realPath);
 
-/// `path` with every symbolic link resolved; `path` itself if it cannot be.
-std::string realPathOf(const std::string &path);
-
 /// `file` relative to `root` when inside it, else `file`.
 std::string relativeTo(const std::string &file, const std::string &root);
-
-/// `path` absolute and without . and .. components.
-std::string normalizePath(llvm::StringRef path);
 
 /// The project root as an absolute, normalized path ("" = cwd).
 std::string normalizedRoot(const std::string &projectRoot);

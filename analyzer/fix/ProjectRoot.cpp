@@ -1,5 +1,5 @@
 #include "analyzer/fix/ProjectRoot.h"
-#include "analyzer/fix/FixPlan.h"
+#include "analyzer/support/Paths.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -22,7 +22,7 @@ bool isCheckoutTop(llvm::StringRef directory) {
 std::string projectRootOf(const std::vector<std::string> &sourceFiles) {
   std::string common;
   for (const std::string &file : sourceFiles) {
-    std::string directory(llvm::sys::path::parent_path(fix::normalizePath(file)));
+    std::string directory(llvm::sys::path::parent_path(absolutePath(file)));
     if (common.empty()) {
       common = directory;
       continue;

@@ -12,26 +12,6 @@ namespace streamlint::index {
 
 using nlohmann::json;
 
-std::string relativePath(const std::string &directory, const std::string &file) {
-  namespace path = llvm::sys::path;
-  std::vector<llvm::StringRef> from(path::begin(directory), path::end(directory));
-  std::vector<llvm::StringRef> to(path::begin(file), path::end(file));
-  size_t common = 0;
-  while (common < from.size() && common < to.size() && from[common] == to[common])
-    ++common;
-  std::string relative;
-  auto append = [&](llvm::StringRef component) {
-    if (!relative.empty())
-      relative += '/';
-    relative += component.str();
-  };
-  for (size_t i = common; i < from.size(); ++i)
-    append("..");
-  for (size_t i = common; i < to.size(); ++i)
-    append(to[i]);
-  return relative;
-}
-
 unsigned shardOf(const std::string &relativeFile, unsigned count) {
   auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(relativeFile));
   uint64_t value = 0;

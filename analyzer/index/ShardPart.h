@@ -14,13 +14,9 @@ namespace streamlint::index {
 /// The format every shard part names; another format is refused.
 inline constexpr const char *kShardFormat = "streamlint-shard-1";
 
-/// `file` relative to `directory` ('/'-separated, with ".." where it lies
-/// outside), both absolute: what shards are assigned by, the same on every
-/// machine that checks the project out.
-std::string relativePath(const std::string &directory, const std::string &file);
-
 /// The shard (0-based) of a TU: the first 64 bits of the SHA-256 of its
-/// path relative to the compile database's directory, modulo `count`.
+/// path relative to the compile database's directory (support/Paths.h's
+/// relativePath, the same on every machine), modulo `count`.
 unsigned shardOf(const std::string &relativeFile, unsigned count);
 
 /// One TU's result as a shard run produced it.

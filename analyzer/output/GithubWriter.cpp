@@ -2,7 +2,7 @@
 // most 10 annotations of each level per step and 50 per job, so the rest are
 // counted and every finding goes to the job summary as a Markdown table.
 #include "analyzer/output/OutputCommon.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -2,7 +2,7 @@
 // Field names are a contract: add fields, never rename or remove them.
 #include "analyzer/output/JsonSchema.h"
 #include "analyzer/output/OutputCommon.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "analyzer/output/Output.h"
 
 #include "analyzer/baseline/Fingerprint.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
 
 #include <algorithm>

@@ -10,30 +10,6 @@
 
 namespace streamlint {
 
-std::optional<std::string> pathUnderBase(const std::string &path,
-                                         const std::string &baseDirectory) {
-  if (baseDirectory.empty())
-    return std::nullopt;
-  llvm::StringRef base = baseDirectory;
-  while (base.size() > 1 && base.ends_with("/"))
-    base = base.drop_back();
-  llvm::StringRef p = path;
-  if (base == "/")
-    return p.starts_with("/") && p.size() > 1 ? std::optional(p.drop_front().str())
-                                              : std::nullopt;
-  if (!p.starts_with(base) || p.size() <= base.size() + 1 ||
-      p[base.size()] != '/')
-    return std::nullopt;
-  return p.drop_front(base.size() + 1).str();
-}
-
-std::string displayPath(const std::string &path,
-                        const std::string &baseDirectory) {
-  if (std::optional<std::string> relative = pathUnderBase(path, baseDirectory))
-    return *relative;
-  return path;
-}
-
 std::string encodeUriPath(const std::string &path) {
   static const char hex[] = "0123456789ABCDEF";
   std::string out;

@@ -1,23 +1,15 @@
 #pragma once
-// Helpers every writer shares: paths against the base directory, URIs,
-// the dynamic-evidence summary and the report order.
+// Helpers every writer shares: URIs, the dynamic-evidence summary and the
+// report order (paths against the base directory: support/Paths.h).
 
 #include "analyzer/Finding.h"
+#include "analyzer/support/Paths.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace streamlint {
-
-/// `path` relative to `baseDirectory` ("a/b.cu"), or nullopt when it lies
-/// outside it (or no base is set). Compares whole path components.
-std::optional<std::string> pathUnderBase(const std::string &path,
-                                         const std::string &baseDirectory);
-
-/// Relative when under `baseDirectory`, else `path` as given.
-std::string displayPath(const std::string &path,
-                        const std::string &baseDirectory);
 
 /// Percent-encodes a path for use in a URI (RFC 3986: keeps unreserved
 /// characters and '/').

@@ -2,7 +2,7 @@
 // code points (run.columnKind), converted from clang's byte columns.
 #include "analyzer/output/JsonSchema.h"
 #include "analyzer/output/OutputCommon.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
 
 #include <cctype>

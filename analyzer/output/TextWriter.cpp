@@ -2,7 +2,7 @@
 // source line with a caret, notes for related locations, and fix-its in
 // clang's -fdiagnostics-parseable-fixits form.
 #include "analyzer/output/OutputCommon.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
 
 #include "llvm/Support/ConvertUTF.h"

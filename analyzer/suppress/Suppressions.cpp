@@ -1,6 +1,6 @@
 #include "analyzer/suppress/Suppressions.h"
 
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/suppress/Nolint.h"
 
 #include <algorithm>

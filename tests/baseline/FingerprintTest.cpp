@@ -1,5 +1,5 @@
 #include "analyzer/baseline/Fingerprint.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // --baseline: a previous report (JSON or SARIF) read back.
 #include "analyzer/baseline/Baseline.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "tests/fuzz/FuzzInput.h"
 
 #include "llvm/Support/Error.h"

@@ -1,6 +1,6 @@
 // NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/END comments in any source text, with
 // a finding on every line for two checks.
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/suppress/Suppressions.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -5,7 +5,7 @@
 
 #include "analyzer/Finding.h"
 #include "analyzer/output/Output.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 
 #include <string>
 

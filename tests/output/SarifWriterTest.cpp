@@ -1,7 +1,7 @@
 #include "RichResult.h"
 
 #include "analyzer/output/Output.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

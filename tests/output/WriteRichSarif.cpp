@@ -3,7 +3,7 @@
 #include "RichResult.h"
 
 #include "analyzer/output/Output.h"
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,4 +1,4 @@
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 #include "analyzer/suppress/Nolint.h"
 #include "analyzer/suppress/Suppressions.h"
 

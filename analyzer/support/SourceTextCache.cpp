@@ -1,4 +1,4 @@
-#include "analyzer/output/SourceTextCache.h"
+#include "analyzer/support/SourceTextCache.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
