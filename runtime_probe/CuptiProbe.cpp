@@ -90,7 +90,7 @@ void flushTrace(bool fromSignal) {
   if (!fromSignal)
     gProbe->modules.snapshot(); // libraries dlopen'ed since start
   ticksToNanoseconds(); // plain arithmetic: safe in a signal handler
-  int fd = ::open(gProbe->rawPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = openRawTrace(gProbe->rawPath);
   bool ok = fd >= 0 && writeRawTrace(fd, gProbe->table, gProbe->modules,
                                      static_cast<long>(getpid()),
                                      gProbe->table.droppedCalls());
@@ -151,8 +151,14 @@ void startProbe() {
     return;
   }
   const char *dir = std::getenv("STREAMLINT_PROBE_RAW_DIR");
-  std::snprintf(gProbe->rawPath, sizeof(gProbe->rawPath), "%s/probe-%ld.raw",
-                dir && *dir ? dir : ".", static_cast<long>(getpid()));
+  if (!formatRawTracePath(dir, static_cast<long>(getpid()), gProbe->rawPath,
+                          sizeof(gProbe->rawPath))) {
+    std::fprintf(stderr, "streamlint-probe: STREAMLINT_PROBE_RAW_DIR is too long "
+                 "(%zu bytes; the trace's path must fit in %zu): the program runs "
+                 "unprobed\n", std::strlen(dir), sizeof(gProbe->rawPath) - 1);
+    gProbe->stopped.store(true);
+    return;
+  }
   if (const char *name = std::getenv("STREAMLINT_PROBE_UNWINDER");
       name && *name && !parseUnwinder(name, gProbe->unwinder))
     std::fprintf(stderr, "streamlint-probe: STREAMLINT_PROBE_UNWINDER=%s is "

@@ -1,8 +1,10 @@
 #include "RawTrace.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace streamlint::probe {
@@ -76,6 +78,18 @@ private:
 };
 
 } // namespace
+
+bool formatRawTracePath(const char *dir, long pid, char *path, std::size_t size) {
+  int length = std::snprintf(path, size, "%s/probe-%ld.raw",
+                             dir && *dir ? dir : ".", pid);
+  return length > 0 && static_cast<std::size_t>(length) < size;
+}
+
+int openRawTrace(const char *path) {
+  // O_NOFOLLOW: a link planted at the predictable name must not redirect
+  // the write (the directory may be shared, e.g. /tmp).
+  return ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+}
 
 bool writeRawTrace(int fd, const CallSiteTable &table, const ModuleMap &modules,
                    long pid, std::uint64_t droppedCalls) {

@@ -15,12 +15,22 @@
 #include "CallSiteTable.h"
 #include "ModuleMap.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <istream>
 #include <string>
 #include <vector>
 
 namespace streamlint::probe {
+
+/// The raw trace's path for process `pid` in `dir` ("." when null or empty),
+/// written into `path`; false when it does not fit in `size` bytes (then no
+/// trace is written: a truncated name could land anywhere).
+bool formatRawTracePath(const char *dir, long pid, char *path, std::size_t size);
+
+/// Opens `path` for writing the raw trace (created or truncated), never
+/// through a symbolic link; -1 with errno set on failure.
+int openRawTrace(const char *path);
 
 /// Writes the trace to `fd` without allocating; false on a write error.
 bool writeRawTrace(int fd, const CallSiteTable &table, const ModuleMap &modules,

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,23 +52,32 @@ Options parse(int argc, char **argv) {
       ++i;
       break;
     }
-    if ((a == "-o" || a == "--output") && i + 1 < argc)
+    if (a == "-o" || a == "--output") {
+      if (i + 1 == argc || argv[i + 1][0] == '\0')
+        usage((a + " needs a value: the trace file to write").c_str());
       o.output = argv[++i];
-    else if (a == "-v")
+    } else if (a.rfind("--output=", 0) == 0 && a.size() > 9) {
+      o.output = a.substr(9);
+    } else if (a == "-v") {
       o.verbose = true;
-    else if (a == "--keep-raw")
+    } else if (a == "--keep-raw") {
       o.keepRaw = true;
-    else if (a == "--symbolize") {
+    } else if (a == "--symbolize") {
       while (i + 1 < argc && argv[i + 1][0] != '-')
         o.rawFiles.push_back(argv[++i]);
-    } else if (a[0] != '-')
+      if (o.rawFiles.empty())
+        usage("--symbolize needs the raw trace files to read");
+    } else if (a[0] != '-') {
       break; // the program, without "--"
-    else
+    } else {
       usage(("unknown option " + a).c_str());
+    }
   }
   for (; i < argc; ++i)
     o.command.push_back(argv[i]);
   o.command.push_back(nullptr);
+  if (!o.rawFiles.empty() && o.command.size() > 1)
+    usage("--symbolize reads raw traces: it runs no program");
   if (o.rawFiles.empty() && o.command.size() == 1)
     usage("no program to run");
   return o;
@@ -84,10 +94,21 @@ std::string probeLibrary(const char *argv0) {
 }
 
 pid_t gChild = -1;
-void forwardSignal(int sig) {
-  if (gChild > 0)
+
+/// Passes a signal sent to the launcher on to the program. A signal the
+/// terminal sent (Ctrl-C, Ctrl-Backslash, a hang-up) already reached the program,
+/// which is in the same foreground process group: forwarding it would
+/// deliver it twice.
+void forwardSignal(int sig, siginfo_t *info, void *) {
+  if (gChild > 0 && !(info && info->si_code == SI_KERNEL))
     kill(gChild, sig);
 }
+
+constexpr int kForwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+/// The exit status a shell gives a command it cannot run: 127 when it is
+/// not found, 126 when it is found but cannot be executed.
+int cannotRunStatus(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
 
 // Runs the program; returns its wait status.
 int runProgram(const Options &o, const std::string &library,
@@ -99,20 +120,25 @@ int runProgram(const Options &o, const std::string &library,
                  previous);
   setenv("CUDA_INJECTION64_PATH", library.c_str(), 1);
   setenv("STREAMLINT_PROBE_RAW_DIR", rawDir.c_str(), 1);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
-    std::signal(sig, forwardSignal);
+  struct sigaction forward {};
+  forward.sa_sigaction = forwardSignal;
+  forward.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&forward.sa_mask);
+  for (int sig : kForwardedSignals)
+    sigaction(sig, &forward, nullptr);
   gChild = fork();
   if (gChild == 0) {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+    for (int sig : kForwardedSignals)
       std::signal(sig, SIG_DFL);
     execvp(o.command[0], o.command.data());
+    int error = errno;
     std::fprintf(stderr, "streamlint-probe: cannot run %s: %s\n", o.command[0],
-                 std::strerror(errno));
-    _exit(127);
+                 std::strerror(error));
+    _exit(cannotRunStatus(error));
   }
   if (gChild < 0) {
     std::perror("streamlint-probe: fork");
-    std::exit(127);
+    std::exit(126);
   }
   int status = 0;
   while (waitpid(gChild, &status, 0) < 0 && errno == EINTR) {
@@ -120,16 +146,26 @@ int runProgram(const Options &o, const std::string &library,
   return status;
 }
 
-// Reads and symbolizes raw traces into `trace`; false if none was usable.
-void symbolize(const std::vector<std::string> &rawFiles, ProbeTrace &trace) {
+// Reads and symbolizes raw traces into `trace`; false if one of them could
+// not be read or is not a raw trace (each is named on stderr).
+bool symbolize(const std::vector<std::string> &rawFiles, ProbeTrace &trace) {
   SiteResolver resolver;
   EvidenceBuilder evidence;
+  bool allRead = true;
   for (const std::string &file : rawFiles) {
     std::ifstream in(file);
     RawTrace raw;
     std::string error;
+    if (!in.is_open() || llvm::sys::fs::is_directory(file)) {
+      std::fprintf(stderr, "streamlint-probe: cannot read %s: %s\n", file.c_str(),
+                   llvm::sys::fs::exists(file) ? "not a readable file"
+                                               : "no such file");
+      allRead = false;
+      continue;
+    }
     if (!readRawTrace(in, raw, error)) {
       std::fprintf(stderr, "streamlint-probe: %s: %s\n", file.c_str(), error.c_str());
+      allRead = false;
       continue;
     }
     if (!raw.complete)
@@ -150,6 +186,20 @@ void symbolize(const std::vector<std::string> &rawFiles, ProbeTrace &trace) {
                  "streamlint-probe: %llu calls came from code without debug "
                  "info (build with -g or -lineinfo) and have no source line\n",
                  static_cast<unsigned long long>(evidence.unresolvedCalls()));
+  return allRead;
+}
+
+/// Whether the trace file can be written, asked before the program runs
+/// (a run whose trace is then lost is wasted). Creates it if missing.
+bool canWriteTrace(const std::string &path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    std::fprintf(stderr, "streamlint-probe: cannot write the trace to %s: %s\n",
+                 path.c_str(), std::strerror(errno));
+    return false;
+  }
+  ::close(fd);
+  return true;
 }
 
 std::vector<std::string> rawFilesIn(const std::string &dir) {
@@ -167,14 +217,17 @@ std::vector<std::string> rawFilesIn(const std::string &dir) {
 
 int main(int argc, char **argv) {
   Options o = parse(argc, argv);
+  if (!canWriteTrace(o.output))
+    return 2;
   ProbeTrace trace;
   int status = 0;
   std::string rawDir;
-  if (o.rawFiles.empty()) {
+  bool symbolizeOnly = !o.rawFiles.empty();
+  if (!symbolizeOnly) {
     char pattern[] = "/tmp/streamlint-probe.XXXXXX";
     if (!mkdtemp(pattern)) {
       std::perror("streamlint-probe: mkdtemp");
-      return 127;
+      return 126;
     }
     rawDir = pattern;
     trace.program = o.command[0];
@@ -185,12 +238,17 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "streamlint-probe: no process left a trace: the program "
                            "made no CUDA calls or the probe could not attach\n");
   }
-  symbolize(o.rawFiles, trace);
+  // A raw trace named on the command line that cannot be read fails the
+  // run; one a process of the program left damaged is reported and skipped.
+  if (!symbolize(o.rawFiles, trace) && symbolizeOnly)
+    return 2;
   std::ofstream out(o.output);
   out << writeTraceJson(trace);
   out.close();
-  if (!out)
-    std::fprintf(stderr, "streamlint-probe: cannot write %s\n", o.output.c_str());
+  bool written = static_cast<bool>(out);
+  if (!written)
+    std::fprintf(stderr, "streamlint-probe: cannot write the trace to %s\n",
+                 o.output.c_str());
   else if (o.verbose)
     std::fprintf(stderr, "streamlint-probe: wrote %s: %zu observations from %u "
                          "process(es), %llu calls dropped\n",
@@ -208,5 +266,8 @@ int main(int argc, char **argv) {
     std::signal(WTERMSIG(status), SIG_DFL);
     raise(WTERMSIG(status));
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  int exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  // The program's own failure comes first; a lost trace fails a run that
+  // otherwise succeeded (a CI step must not pass without its trace).
+  return exitStatus == 0 && !written ? 2 : exitStatus;
 }

@@ -104,3 +104,31 @@ TEST(RawTrace, ChurnRoundTripsAndIsOptional) {
     EXPECT_FALSE(readRawTrace(text, t, error)) << bad;
   }
 }
+
+TEST(RawTrace, PathThatDoesNotFitIsRefusedNotTruncated) {
+  char path[64];
+  EXPECT_TRUE(formatRawTracePath("/tmp/d", 42, path, sizeof path));
+  EXPECT_STREQ(path, "/tmp/d/probe-42.raw");
+  EXPECT_TRUE(formatRawTracePath(nullptr, 7, path, sizeof path));
+  EXPECT_STREQ(path, "./probe-7.raw");
+  std::string longDir(1008, 'd');
+  char full[1024];
+  EXPECT_FALSE(formatRawTracePath(longDir.c_str(), 1234567, full, sizeof full));
+}
+
+TEST(RawTrace, OpenNeverFollowsASymbolicLink) {
+  std::string dir = ::testing::TempDir();
+  std::string target = dir + "/raw-target", link = dir + "/probe-1.raw";
+  std::remove(link.c_str());
+  { std::ofstream(target) << "kept\n"; }
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  EXPECT_EQ(openRawTrace(link.c_str()), -1);
+  std::ifstream in(target);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "kept");
+  std::remove(link.c_str());
+  int fd = openRawTrace(link.c_str());
+  EXPECT_GE(fd, 0);
+  close(fd);
+}
