@@ -81,7 +81,8 @@ DefaultStreamCheck::DefaultStreamCheck(TranslationUnitContext &context)
     : Check(rule().id, context),
       noteUnderPerThread_(option("PerThreadDefaultStream", "ignore") == "note"),
       perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
-      pyTorchExtension_(isPyTorchExtension(context.ast())) {}
+      pyTorchExtension_(isPyTorchExtension(context.ast())),
+      suggester_(context.ast()) {}
 
 RuleInfo DefaultStreamCheck::rule() {
   RuleInfo rule;
@@ -321,7 +322,7 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
                                                        const clang::FunctionDecl &function,
                                                        const clang::VarDecl &target) {
   clang::ASTContext &ast = context().ast();
-  std::optional<SuggestedStream> inScope = suggestedStream(function, call, ast);
+  std::optional<SuggestedStream> inScope = suggester_.suggest(function, call);
   if (!inScope || !inScope->usedByFunction || inScope->stream != &target)
     return std::nullopt;
   const clang::FunctionDecl *callee = call.getDirectCallee();
@@ -375,7 +376,7 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
                                 const StreamArgumentSite &site, StreamKind kind) {
   const clang::FunctionDecl *function = context().enclosingFunction(call);
   std::optional<SuggestedStream> inScope =
-      function ? suggestedStream(*function, call, context().ast()) : std::nullopt;
+      function ? suggester_.suggest(*function, call) : std::nullopt;
   std::optional<TextEdit> edit =
       streamEdit(call, site, inScope ? inScope->spelling : "cudaStreamPerThread");
   if (!edit)

@@ -3,6 +3,7 @@
 // default stream, which implicitly synchronizes with all blocking streams.
 
 #include "analyzer/analysis/OrderingSafety.h"
+#include "analyzer/analysis/ProgramStream.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "analyzer/analysis/SourceFacts.h"
 #include "checks/Check.h"
@@ -56,6 +57,7 @@ private:
   ReportOnce reported_;
   std::map<std::pair<const clang::FunctionDecl *, const clang::VarDecl *>, OrderingVerdict>
       ordering_;
+  StreamSuggester suggester_;
 };
 
 } // namespace streamlint

@@ -21,6 +21,10 @@ struct StreamUses {
   llvm::SetVector<const clang::ValueDecl *> shared;
   bool others = false;
   bool any() const { return others || !shared.empty(); }
+  void add(const StreamUses &more) {
+    shared.insert(more.shared.begin(), more.shared.end());
+    others |= more.others;
+  }
 };
 
 /// A global (or namespace/static member) cudaStream_t variable, or a field
@@ -94,26 +98,67 @@ bool readyAt(const clang::ValueDecl &stream, const clang::Stmt &site,
 
 } // namespace
 
-std::optional<SuggestedStream> suggestedStream(const clang::FunctionDecl &function,
-                                               const clang::Stmt &site,
-                                               clang::ASTContext &ast) {
+struct StreamSuggester::Uses : StreamUses {};
+
+StreamSuggester::StreamSuggester(clang::ASTContext &ast) : ast_(ast) {}
+StreamSuggester::~StreamSuggester() = default;
+
+const StreamSuggester::Uses &
+StreamSuggester::usesIn(const clang::FunctionDecl &function) {
+  std::unique_ptr<Uses> &uses = functions_[&function];
+  if (!uses) {
+    uses = std::make_unique<Uses>();
+    collect(*function.getBody(), function, recordOf(function), ast_, *uses);
+  }
+  return *uses;
+}
+
+const StreamSuggester::Uses &
+StreamSuggester::usesInScope(const clang::CXXRecordDecl *record) {
+  if (!byScope_) {
+    byScope_.emplace();
+    const clang::SourceManager &sm = ast_.getSourceManager();
+    for (const auto &match :
+         am::match(am::functionDecl(am::isDefinition(),
+                                    am::unless(am::isExpansionInSystemHeader()))
+                       .bind("f"),
+                   ast_)) {
+      const auto *function = match.getNodeAs<clang::FunctionDecl>("f");
+      if (!function->hasBody() || function->isDependentContext() ||
+          sm.isInSystemHeader(sm.getExpansionLoc(function->getLocation())))
+        continue;
+      (*byScope_)[recordOf(*function)].push_back(function);
+    }
+  }
+  std::unique_ptr<Uses> &uses = scopes_[record];
+  if (!uses) {
+    uses = std::make_unique<Uses>();
+    auto functions = byScope_->find(record);
+    if (functions != byScope_->end())
+      for (const clang::FunctionDecl *function : functions->second)
+        uses->add(usesIn(*function));
+  }
+  return *uses;
+}
+
+std::optional<SuggestedStream> StreamSuggester::suggest(const clang::FunctionDecl &function,
+                                                        const clang::Stmt &site) {
   if (!function.hasBody())
     return std::nullopt;
-  if (std::optional<StreamInScope> local = uniqueStreamInScope(function, site, ast))
+  if (std::optional<StreamInScope> local = uniqueStreamInScope(function, site, ast_))
     return SuggestedStream{local->variable, local->spelling,
                            "the stream this function already uses", true};
   const clang::CXXRecordDecl *record = recordOf(function);
-  StreamUses own;
-  collect(*function.getBody(), function, record, ast, own);
   auto answer = [&](const StreamUses &uses, const char *evidence,
                     bool byFunction) -> std::optional<SuggestedStream> {
     if (uses.others || uses.shared.size() != 1)
       return std::nullopt;
     const clang::ValueDecl *stream = uses.shared.front();
-    if (stream->getName().empty() || !readyAt(*stream, site, function, ast))
+    if (stream->getName().empty() || !readyAt(*stream, site, function, ast_))
       return std::nullopt;
     return SuggestedStream{stream, stream->getName().str(), evidence, byFunction};
   };
+  const StreamUses &own = usesIn(function);
   if (own.any())
     return answer(own,
                   llvm::isa_and_nonnull<clang::FieldDecl>(
@@ -122,25 +167,10 @@ std::optional<SuggestedStream> suggestedStream(const clang::FunctionDecl &functi
                       : "the stream this function's other work runs on",
                   true);
   // Nothing in this function: what the class's methods, or the TU's user
-  // code, run their work on.
-  StreamUses program;
-  const clang::SourceManager &sm = ast.getSourceManager();
-  auto functions = am::match(
-      am::functionDecl(am::isDefinition(), am::unless(am::isExpansionInSystemHeader()))
-          .bind("f"),
-      ast);
-  for (const auto &match : functions) {
-    const auto *other = match.getNodeAs<clang::FunctionDecl>("f");
-    if (other == &function || !other->hasBody() || other->isDependentContext() ||
-        sm.isInSystemHeader(sm.getExpansionLoc(other->getLocation())))
-      continue;
-    // A member stream is only nameable from its own class's methods; a free
-    // function looks at the other free functions.
-    if (recordOf(*other) != record)
-      continue;
-    collect(*other->getBody(), *other, record, ast, program);
-  }
-  return answer(program,
+  // code, run their work on (a member stream is only nameable from its own
+  // class's methods; a free function looks at the other free functions).
+  // This function adds nothing to its scope's uses: it has none.
+  return answer(usesInScope(record),
                 record ? "the member stream this class's other methods run their work on"
                        : "the stream the rest of this file's work runs on",
                 false);

@@ -10,7 +10,10 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 
+#include <map>
+#include <memory>
 #include <optional>
+#include <vector>
 #include <string>
 
 namespace streamlint {
@@ -27,9 +30,32 @@ struct SuggestedStream {
   bool usedByFunction = false;
 };
 
-/// Nullopt when no single stream is in evidence (say so instead of guessing).
-std::optional<SuggestedStream> suggestedStream(const clang::FunctionDecl &function,
-                                               const clang::Stmt &site,
-                                               clang::ASTContext &ast);
+/// Suggests the stream to pass at the sites of one TU. What each function's
+/// calls pass is gathered once per function, and the TU's functions are
+/// grouped by scope (the free functions, each class's methods) once:
+/// suggest() is asked per finding, and scanning the TU again for each one
+/// made a TU of many launching functions quadratic (1,000 of them: 19 s).
+class StreamSuggester {
+public:
+  explicit StreamSuggester(clang::ASTContext &ast);
+  ~StreamSuggester();
+
+  /// Nullopt when no single stream is in evidence (say so instead of guessing).
+  std::optional<SuggestedStream> suggest(const clang::FunctionDecl &function,
+                                         const clang::Stmt &site);
+
+private:
+  struct Uses;
+  const Uses &usesIn(const clang::FunctionDecl &function);
+  const Uses &usesInScope(const clang::CXXRecordDecl *record);
+
+  clang::ASTContext &ast_;
+  std::map<const clang::FunctionDecl *, std::unique_ptr<Uses>> functions_;
+  std::map<const clang::CXXRecordDecl *, std::unique_ptr<Uses>> scopes_;
+  /// The TU's user function definitions by scope (null: free functions),
+  /// in AST order; filled on first use.
+  std::optional<std::map<const clang::CXXRecordDecl *,
+                         std::vector<const clang::FunctionDecl *>>> byScope_;
+};
 
 } // namespace streamlint
