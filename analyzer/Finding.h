@@ -91,6 +91,10 @@ struct TranslationUnitProblem {
   std::vector<std::string> errors;  // first clang errors, "file:line:col: error: ..."
   bool analyzedPartially = true;    // checks still ran on the recovered AST
   bool crashed = false;             // clang crashed: nothing of the TU is kept
+  /// streamlint's own code failed on this TU (an exception, a crash outside
+  /// clang's parse): a bug in streamlint, reported as such, never as
+  /// "clang crashed". Nothing of the TU is kept unless said otherwise.
+  bool internalError = false;
   /// clang's fatal error, "file:line:col: fatal error: ..." ("" if none): a
   /// missing include or too many errors. After it clang stops: the rest of
   /// the file is not parsed and templates are not instantiated, so findings
@@ -112,6 +116,9 @@ struct AnalysisResult {
   /// Notes for stderr: damaged index entries, interpolated commands, TUs of
   /// the whole-program context that could not be analyzed.
   std::vector<std::string> notes;
+  /// Files only a probe trace names, outside the project: never read (their
+  /// findings have no snippet and no NOLINT applies).
+  std::vector<std::string> withheldFiles;
 };
 
 } // namespace streamlint

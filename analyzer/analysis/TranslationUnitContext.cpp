@@ -135,11 +135,35 @@ TranslationUnitContext::edit(clang::CharSourceRange range,
   edit.offset = beginOffset;
   edit.length = endOffset - beginOffset;
   edit.replacement = text.str();
+  if (usesCrlf(beginFile))
+    edit.replacement = withCrlf(edit.replacement);
   std::string &digest = digests_[beginFile];
   if (digest.empty())
     digest = contentDigest(sm.getBufferData(beginFile));
   edit.fileDigest = digest;
   return edit;
+}
+
+bool TranslationUnitContext::usesCrlf(clang::FileID file) const {
+  auto [found, inserted] = crlf_.try_emplace(file, false);
+  if (inserted) {
+    // As clang-format derives it: the line ending most lines of the file use.
+    llvm::StringRef text = sources().getBufferData(file);
+    size_t lines = text.count('\n'), crlf = text.count("\r\n");
+    found->second = crlf * 2 > lines;
+  }
+  return found->second;
+}
+
+std::string withCrlf(llvm::StringRef text) {
+  std::string converted;
+  converted.reserve(text.size() + text.count('\n'));
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && (i == 0 || text[i - 1] != '\r'))
+      converted += '\r';
+    converted += text[i];
+  }
+  return converted;
 }
 
 std::vector<Finding> TranslationUnitContext::takeFindings() {

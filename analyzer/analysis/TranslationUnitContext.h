@@ -19,6 +19,9 @@ namespace streamlint {
 const clang::FunctionDecl *enclosingFunctionOf(clang::ASTContext &ast,
                                                const clang::Stmt &stmt);
 
+/// `text` with each line break that is a lone LF made CRLF.
+std::string withCrlf(llvm::StringRef text);
+
 /// Facts about the TU from its compile command.
 struct TranslationUnitInfo {
   std::string mainFile;
@@ -49,7 +52,8 @@ public:
                   std::string message) const;
 
   /// A replacement of `range` by `text`; nullopt inside macro expansions or
-  /// when the range is not in a file.
+  /// when the range is not in a file. In a file whose lines end with CRLF,
+  /// the line breaks `text` inserts do too.
   std::optional<TextEdit> edit(clang::CharSourceRange range,
                                llvm::StringRef text) const;
 
@@ -71,8 +75,12 @@ private:
   const CheckOptions &options_;
   std::vector<Finding> findings_;
   std::vector<bool> inSystemHeader_;
+  /// Whether most lines of `file` end with CRLF; computed once per file.
+  bool usesCrlf(clang::FileID file) const;
+
   /// contentDigest() of each edited file's buffer, computed once.
   mutable llvm::DenseMap<clang::FileID, std::string> digests_;
+  mutable llvm::DenseMap<clang::FileID, bool> crlf_;
 };
 
 } // namespace streamlint

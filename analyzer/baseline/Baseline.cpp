@@ -1,4 +1,6 @@
 #include "analyzer/baseline/Baseline.h"
+#include "analyzer/InputFile.h"
+#include "analyzer/OutputFile.h"
 
 #include "analyzer/baseline/Fingerprint.h"
 #include "analyzer/support/SourceTextCache.h"
@@ -78,12 +80,10 @@ llvm::Error readSarifBaseline(const Json &doc, Baseline &baseline) {
 } // namespace
 
 llvm::Expected<Baseline> readBaseline(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer)
-    return fail(path, "cannot read: " + buffer.getError().message());
-  Json doc = Json::parse((*buffer)->getBuffer().begin(),
-                         (*buffer)->getBuffer().end(), nullptr,
-                         /*allow_exceptions=*/false);
+  std::string text, error;
+  if (!readInputFile(path, kBaselineLimits, text, error))
+    return fail(path, "cannot read: " + error);
+  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     return fail(path, "not valid JSON");
   if (!doc.is_object())
@@ -123,14 +123,11 @@ llvm::Error writeBaselineFile(const std::string &path,
                               const AnalysisResult &result,
                               const OutputOptions &options,
                               SourceTextCache &sources) {
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return fail(path, "cannot write: " + ec.message());
+  std::string text, error;
+  llvm::raw_string_ostream out(text);
   writeFindings(OutputFormat::Json, result, options, sources, out);
-  out.close();
-  if (out.has_error())
-    return fail(path, "cannot write: " + out.error().message());
+  if (!writeFileAtomically(path, text, error))
+    return fail(path, "cannot write the baseline: " + error);
   return llvm::Error::success();
 }
 

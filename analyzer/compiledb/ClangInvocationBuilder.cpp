@@ -119,6 +119,9 @@ ClangInvocation translateForClang(const CompileEntry &entry,
   }
   inv.args.push_back("-resource-dir=" + toolchain.clangResourceDir);
   inv.args.push_back("-fsyntax-only");
+  if (!toolchain.cudaPath.empty())
+    inv.versionedDirectories.push_back(toolchain.cudaPath);
+  inv.versionedDirectories.push_back(toolchain.clangResourceDir);
   llvm::append_range(inv.args, options.extraArgs);
   inv.perThreadDefaultStream = definesPerThreadDefaultStream(inv.args);
   inv.args.push_back("-x");

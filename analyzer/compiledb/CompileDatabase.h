@@ -61,6 +61,10 @@ struct ClangInvocation {
   /// unreadable or recursive options file): the TU is reported as failed
   /// (exit 3) whatever clang makes of the rest.
   std::vector<std::string> errors;
+  /// Directories whose headers are known by version, not by content (the
+  /// toolkit, clang's resource directory): the index key names their
+  /// versions, so the index need not hash each of their files.
+  std::vector<std::string> versionedDirectories;
   /// In-memory files the invocation refers to (host shims); path -> contents.
   std::vector<std::pair<std::string, std::string>> virtualFiles;
 };

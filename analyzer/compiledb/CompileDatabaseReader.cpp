@@ -2,6 +2,7 @@
 // also gets line:column, and a bad entry its index, so users can fix it.
 #include "analyzer/compiledb/CompileDatabase.h"
 #include "analyzer/compiledb/TranslationParts.h"
+#include "analyzer/InputFile.h"
 #include "analyzer/JsonNesting.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -106,10 +107,10 @@ loadCompileDatabase(const std::string &buildPath) {
     llvm::sys::path::append(path, "compile_commands.json");
   if (!llvm::sys::fs::is_regular_file(path))
     return error(buildPath + ": no compile_commands.json");
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return error(path + ": cannot read: " + buffer.getError().message());
-  llvm::StringRef text = (*buffer)->getBuffer();
+  std::string contents, why;
+  if (!readInputFile(std::string(path), kCompileDatabaseLimits, contents, why))
+    return error(path + ": cannot read: " + why);
+  llvm::StringRef text = contents;
   if (auto deep = jsonNestingTooDeepAt(text)) {
     auto [line, column] = lineAndColumn(text, *deep);
     return error(path + ":" + llvm::Twine(line) + ":" + llvm::Twine(column) +

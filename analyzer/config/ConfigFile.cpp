@@ -1,4 +1,5 @@
 #include "analyzer/config/ConfigFile.h"
+#include "analyzer/InputFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -265,11 +266,12 @@ llvm::Expected<ConfigFile> parseConfigFile(llvm::StringRef path, llvm::StringRef
 llvm::Expected<ConfigFile> loadConfigFile(llvm::StringRef path,
                                           const std::vector<std::string> &knownChecks,
                                           const OptionCatalog *options) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer)
-    return llvm::createStringError(buffer.getError(), "%s: cannot read config file: %s",
-                                   path.str().c_str(), buffer.getError().message().c_str());
-  return parseConfigFile(path, (*buffer)->getBuffer(), knownChecks, options);
+  std::string text, error;
+  if (!readInputFile(path.str(), kConfigLimits, text, error))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s: cannot read config file: %s", path.str().c_str(),
+                                   error.c_str());
+  return parseConfigFile(path, text, knownChecks, options);
 }
 
 } // namespace streamlint

@@ -79,7 +79,9 @@ llvm::Expected<std::string> ConfigResolver::nearestConfig(llvm::StringRef start)
     for (const char *name : kConfigFileNames) {
       llvm::SmallString<256> candidate(directory);
       llvm::sys::path::append(candidate, name);
-      if (llvm::sys::fs::is_regular_file(candidate))
+      // Not only regular files: a config that is a FIFO or a device is an
+      // error the reader names, not a config silently ignored.
+      if (llvm::sys::fs::exists(candidate) && !llvm::sys::fs::is_directory(candidate))
         here.push_back(std::string(candidate));
     }
     if (here.size() > 1)

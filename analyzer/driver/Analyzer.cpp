@@ -119,7 +119,7 @@ std::string findCompileDatabase(const std::string &start) {
 static std::unique_ptr<index::ProjectIndex> openIndex(const AnalysisPlan &plan) {
   if (plan.cacheDirectory.empty())
     return nullptr;
-  return std::make_unique<index::ProjectIndex>(plan.cacheDirectory);
+  return index::ProjectIndex::open(plan.cacheDirectory);
 }
 
 void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,

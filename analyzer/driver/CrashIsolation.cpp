@@ -3,10 +3,16 @@
 #include "clang/Basic/Stack.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
 
 #include <csignal>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <mutex>
 
@@ -28,8 +34,19 @@ void useAlternateStackForCrashSignals() {
   }
 }
 
+/// Set once some work crashed and was abandoned.
+std::atomic<bool> workAbandoned{false};
+
+/// The streamlint step running on this thread; null while clang's own work
+/// runs (or outside any step).
+thread_local const char *currentStep = nullptr;
+/// The innermost step an exception left, while it propagates.
+thread_local const char *stepLeftByException = nullptr;
 /// Where a fatal error in the TU running on this thread is described.
 thread_local std::string *fatalErrorOfThisThread = nullptr;
+/// What std::terminate was called for, on this thread (an exception that
+/// reached a noexcept function): kept for the report, then abort().
+thread_local char terminateReason[512];
 
 /// A fatal error inside a TU (LLVM would call exit(1) after its handler)
 /// ends that TU's recovery context instead of the whole run.
@@ -42,12 +59,30 @@ void fatalErrorInTranslationUnit(void *, const char *reason, bool) {
   context->HandleExit(1);
 }
 
+[[noreturn]] void terminateWithReason() {
+  const char *what = "std::terminate called";
+  std::string text;
+  if (std::exception_ptr current = std::current_exception()) {
+    try {
+      std::rethrow_exception(current);
+    } catch (const std::exception &e) {
+      text = std::string("uncaught exception: ") + e.what();
+    } catch (...) {
+      text = "uncaught exception of an unknown type";
+    }
+    what = text.c_str();
+  }
+  std::strncpy(terminateReason, what, sizeof terminateReason - 1);
+  std::abort(); // caught as SIGABRT by the TU's recovery context
+}
+
 void enableOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::CrashRecoveryContext::Enable();
     useAlternateStackForCrashSignals();
     llvm::install_fatal_error_handler(fatalErrorInTranslationUnit);
+    std::set_terminate(terminateWithReason);
   });
 }
 
@@ -71,9 +106,11 @@ private:
   bool installed_ = false;
 };
 
-std::string describe(int returnCode, const std::string &fatalError) {
+std::string describe(int returnCode, const std::string &fatalError, bool internal) {
+  if (terminateReason[0])
+    return terminateReason;
   if (!fatalError.empty())
-    return "fatal error in clang: " + fatalError;
+    return (internal ? "LLVM fatal error: " : "fatal error in clang: ") + fatalError;
   if (returnCode > 128) {
     int signal = returnCode - 128;
     std::string what = std::string(strsignal(signal)) + " (signal " +
@@ -87,26 +124,76 @@ std::string describe(int returnCode, const std::string &fatalError) {
 
 } // namespace
 
-std::optional<std::string> runIsolated(llvm::function_ref<void()> work) {
+StreamlintStep::StreamlintStep(const char *what)
+    : previous_(currentStep), exceptionsAtStart_(std::uncaught_exceptions()) {
+  currentStep = what;
+}
+
+StreamlintStep::~StreamlintStep() {
+  if (std::uncaught_exceptions() > exceptionsAtStart_ && !stepLeftByException)
+    stepLeftByException = currentStep;
+  currentStep = previous_;
+}
+
+ClangWork::ClangWork() : previous_(currentStep) { currentStep = nullptr; }
+ClangWork::~ClangWork() { currentStep = previous_; }
+
+int exitCodeAfterIsolatedWork(int code) {
+  if (!workAbandoned)
+    return code;
+  llvm::outs().flush();
+  llvm::errs().flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
+
+std::optional<IsolatedFailure> runIsolated(llvm::function_ref<void()> work) {
   enableOnce();
   bool finished = false;
   int returnCode = 0;
   std::string fatalError;
+  std::optional<IsolatedFailure> failure;
   llvm::thread thread(std::optional<unsigned>(kTranslationUnitStackSize), [&] {
     AlternateSignalStack signalStack;
     fatalErrorOfThisThread = &fatalError;
+    terminateReason[0] = '\0';
+    currentStep = stepLeftByException = nullptr;
     // clang measures how much stack is left from here (Sema moves deep
     // template instantiation onto a new stack when it runs low).
     clang::noteBottomOfStack(/*ForceSet=*/true);
     llvm::CrashRecoveryContext context;
-    finished = context.RunSafely(work);
+    // Exceptions are caught inside the recovery context's callback: no
+    // frame of LLVM's (built without exceptions) lies between them and here.
+    finished = context.RunSafely([&] {
+      try {
+        work();
+      } catch (const StepFailure &e) {
+        failure = IsolatedFailure{std::string("uncaught exception: ") + e.what(), e.step};
+      } catch (const std::exception &e) {
+        failure = IsolatedFailure{std::string("uncaught exception: ") + e.what(),
+                                  stepLeftByException ? stepLeftByException
+                                                      : "analyzing the translation unit"};
+      } catch (...) {
+        failure = IsolatedFailure{"uncaught exception of an unknown type",
+                                  stepLeftByException ? stepLeftByException
+                                                      : "analyzing the translation unit"};
+      }
+    });
     returnCode = context.RetCode;
+    if (!finished) {
+      workAbandoned = true;
+      // An exception that reached std::terminate is never clang's.
+      const char *step = currentStep ? currentStep
+                         : terminateReason[0] ? "analyzing the translation unit"
+                                              : nullptr;
+      failure = IsolatedFailure{describe(returnCode, fatalError, step != nullptr),
+                                step ? step : ""};
+    }
     fatalErrorOfThisThread = nullptr;
+    currentStep = nullptr;
   });
   thread.join();
-  if (finished)
-    return std::nullopt;
-  return describe(returnCode, fatalError);
+  return failure;
 }
 
 } // namespace streamlint

@@ -1,6 +1,7 @@
 #include "analyzer/driver/DriverSteps.h"
 
 #include "analyzer/driver/ExitCode.h"
+#include "analyzer/OutputFile.h"
 #include "analyzer/baseline/Baseline.h"
 #include "analyzer/fix/FixApplier.h"
 #include "analyzer/fix/ProjectRoot.h"
@@ -54,8 +55,9 @@ void printSummary(const AnalysisResult &result) {
     llvm::errs() << "streamlint: " << problem.file << ": "
                  << (problem.analyzedPartially ? "analyzed partially"
                                                : "not analyzed")
-                 << (problem.crashed ? " because clang crashed:\n"
-                                     : " because of compile errors:\n");
+                 << (problem.internalError ? " because of an internal error in streamlint:\n"
+                     : problem.crashed     ? " because clang crashed:\n"
+                                           : " because of compile errors:\n");
     for (const std::string &error : problem.errors)
       llvm::errs() << "  " << error << "\n";
   }
@@ -65,6 +67,22 @@ std::string fixRootFor(const CommandLineOptions &options, const AnalysisPlan &pl
   if (!options.fixRoot.empty())
     return options.fixRoot;
   return projectRootOf(plan.databaseFiles);
+}
+
+/// Writes `text` to stdout or stderr; 0, or exit 2 with a message when the
+/// stream cannot take it (a full disk, a closed pipe): a report cut short
+/// must not pass for one whose exit code says "findings".
+static int writeToStream(llvm::raw_fd_ostream &stream, llvm::StringRef text,
+                         llvm::StringRef what) {
+  stream << text;
+  stream.flush();
+  if (!stream.has_error())
+    return 0;
+  std::string why = stream.error().message();
+  stream.clear_error(); // said here; not again as a fatal error at exit
+  return fail("cannot write " + what + " to standard " +
+                  (&stream == &llvm::outs() ? "output" : "error") + ": " + why,
+              ExitUsageError);
 }
 
 /// --export-fixes, --fix, --fix-dry-run; only files under `root` change.
@@ -80,7 +98,8 @@ static int runFixes(const CommandLineOptions &options,
   if (!options.fix && !options.fixDryRun)
     return 0;
   FixReport report = applyFixes(result.findings, fixOptions);
-  llvm::outs() << report.diff;
+  if (int code = writeToStream(llvm::outs(), report.diff, "the fixes' diff"))
+    return code;
   printFixReport(report, llvm::errs());
   skippedFixes = report.skipped.size();
   return 0;
@@ -90,6 +109,8 @@ int writeReportAndFixes(const CommandLineOptions &options,
                         const CheckRegistry &registry, AnalysisResult &result,
                         const std::string &fixRoot, unsigned &skippedFixes) {
   SourceTextCache sources; // each source file read once for all of the below
+  for (const std::string &file : result.withheldFiles)
+    sources.withhold(file);
   removeSuppressedFindings(result.findings, sources);
 
   OutputOptions output;
@@ -106,6 +127,10 @@ int writeReportAndFixes(const CommandLineOptions &options,
           applyBaselineOptions(options.baselinePath, options.writeBaselinePath,
                                result, output, sources))
     return fail(llvm::toString(std::move(error)), ExitUsageError);
+  // The whole report is rendered first, then written in one piece: to a
+  // file all or nothing (a temporary renamed over it), to a stream checked.
+  std::string report;
+  llvm::raw_string_ostream rendered(report);
   if (options.outputPath.empty()) {
     // With --fix-dry-run stdout is the diff (to pipe into `patch`/`git
     // apply`); the report goes to stderr.
@@ -114,15 +139,17 @@ int writeReportAndFixes(const CommandLineOptions &options,
                    (options.color == ColorMode::Auto &&
                     (toStderr ? llvm::sys::Process::StandardErrIsDisplayed()
                               : llvm::sys::Process::StandardOutIsDisplayed()));
-    writeFindings(options.format, result, output, sources,
-                  toStderr ? llvm::errs() : llvm::outs());
+    writeFindings(options.format, result, output, sources, rendered);
+    if (int code = writeToStream(toStderr ? llvm::errs() : llvm::outs(), report,
+                                 "the report"))
+      return code;
   } else {
-    std::error_code error;
-    llvm::raw_fd_ostream file(options.outputPath, error);
-    if (error)
-      return fail(options.outputPath + ": " + error.message(), ExitUsageError);
     output.color = options.color == ColorMode::Always;
-    writeFindings(options.format, result, output, sources, file);
+    writeFindings(options.format, result, output, sources, rendered);
+    std::string error;
+    if (!writeFileAtomically(options.outputPath, report, error))
+      return fail(options.outputPath + ": cannot write the report: " + error,
+                  ExitUsageError);
   }
   // The report is complete on stdout before anything else is said on stderr.
   llvm::outs().flush();

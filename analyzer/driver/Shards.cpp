@@ -4,14 +4,16 @@
 #include "analyzer/driver/UnitAnalysis.h"
 #include "analyzer/index/ShardPart.h"
 #include "analyzer/support/Paths.h"
+#include "analyzer/InputFile.h"
+#include "analyzer/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace streamlint {
@@ -80,22 +82,63 @@ llvm::Expected<std::vector<std::string>> partFiles(const std::vector<std::string
   return files;
 }
 
+/// "1/4, 3/4", at most ten of them named.
+std::string shardList(const std::vector<std::string> &names) {
+  constexpr size_t kNamed = 10;
+  std::vector<std::string> shown(names.begin(),
+                                 names.begin() + std::min(names.size(), kNamed));
+  std::string text = llvm::join(shown, ", ");
+  if (names.size() > kNamed)
+    text += " and " + std::to_string(names.size() - kNamed) + " more";
+  return text;
+}
+
+/// A part not sealed with this merge's key: its findings are reported, but
+/// nothing of it is written into the user's files (docs/index.md, "What the
+/// index trusts").
+void dropFixes(index::ShardPart &part) {
+  for (index::ShardUnit &unit : part.units) {
+    for (Finding &finding : unit.unit.findings)
+      finding.fixes.clear();
+    for (reach::PendingSite &site : unit.unit.reach.sites)
+      site.finding.fixes.clear();
+  }
+}
+
 /// Reads every part and checks they form one complete set for this merge.
+/// Parts not sealed with this machine's key are counted in `unsealed`.
 llvm::Error readParts(const AnalysisPlan &plan, const AnalyzerOptions &options,
                       const std::vector<std::string> &files,
                       std::vector<index::ShardPart> &parts,
-                      std::vector<int> &partOfShard) {
+                      std::vector<int> &partOfShard, unsigned &unsealed) {
   std::string database = absolutePath(plan.databasePath);
+  std::string keyProblem;
+  std::optional<index::StoreAuthenticator> authenticator =
+      index::StoreAuthenticator::load(keyProblem);
+  // With a key the CI jobs share, a part not sealed with it was made up or
+  // altered on the way: refused. Without one, parts from other machines
+  // cannot be told from altered ones: their fixes are dropped instead.
+  const char *sharedSecret = std::getenv("STREAMLINT_INDEX_KEY");
+  bool sharedKey = sharedSecret && *sharedSecret;
+  if (sharedKey && !authenticator)
+    return mergeError(keyProblem);
   for (const std::string &file : files) {
-    auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!buffer)
-      return mergeError(file + ": cannot read the shard part: " +
-                        buffer.getError().message());
+    std::string text, error;
+    if (!readInputFile(file, kShardPartLimits, text, error))
+      return mergeError(file + ": cannot read the shard part: " + error);
+    std::string_view body;
+    index::SealState seal = index::openSealed(
+        authenticator ? &*authenticator : nullptr, index::SealPurpose::ShardPart, text, body);
     index::ShardPart part;
-    std::string error;
-    if (!index::shardPartFromJson(std::string((*buffer)->getBuffer()), file, part, error))
+    if (!index::shardPartFromJson(std::string(body), file, part, error))
       return mergeError(error);
+    if (seal != index::SealState::Valid) {
+      if (sharedKey)
+        return mergeError(file + ": not sealed with STREAMLINT_INDEX_KEY: it was "
+                          "altered, or written by a shard run without that key");
+      dropFixes(part);
+      ++unsealed;
+    }
     if (part.tool != kTool)
       return mergeError(file + ": written by " + part.tool + ", this is " + kTool +
                         ": shards and merge must run the same version");
@@ -128,8 +171,8 @@ llvm::Error readParts(const AnalysisPlan &plan, const AnalyzerOptions &options,
     if (partOfShard[shard] < 0)
       missing.push_back(shardName(shard + 1, partOfShard.size()));
   if (!missing.empty())
-    return mergeError("incomplete shard set: shard(s) " + llvm::join(missing, ", ") +
-                      " missing (read: " + llvm::join(files, ", ") + ")");
+    return mergeError("incomplete shard set: shard(s) " + shardList(missing) +
+                      " missing (read: " + shardList(files) + ")");
   return llvm::Error::success();
 }
 
@@ -142,6 +185,9 @@ llvm::Expected<ShardSpec> parseShardSpec(llvm::StringRef text) {
       second.getAsInteger(10, spec.count) || spec.count == 0 || spec.index == 0 ||
       spec.index > spec.count)
     return mergeError("--shard '" + text + "': expected I/N with 1 <= I <= N (e.g. 2/4)");
+  if (spec.count > index::kMaxShards)
+    return mergeError("--shard '" + text + "': at most " +
+                      std::to_string(index::kMaxShards) + " shards");
   return spec;
 }
 
@@ -164,7 +210,7 @@ int runShard(const AnalysisPlan &plan, const AnalyzerOptions &options,
   }
   std::unique_ptr<index::ProjectIndex> projectIndex;
   if (!plan.cacheDirectory.empty())
-    projectIndex = std::make_unique<index::ProjectIndex>(plan.cacheDirectory);
+    projectIndex = index::ProjectIndex::open(plan.cacheDirectory);
   std::vector<UnitResult> results;
   analyzeUnits(mine, 0, results, options, registry, projectIndex.get());
   unsigned fromIndex = 0, problems = 0;
@@ -180,9 +226,21 @@ int runShard(const AnalysisPlan &plan, const AnalyzerOptions &options,
   if (projectIndex)
     for (const std::string &note : projectIndex->takeNotes())
       llvm::errs() << "streamlint: note: " << note << "\n";
-  std::string error;
-  if (!index::writeFileAtomically(partPath, index::shardPartToJson(part), error)) {
-    llvm::errs() << "streamlint: error: cannot write the shard part: " << error << "\n";
+  // Sealed, so that the merge can tell the part from one made up or edited
+  // on the way; unsealed, the merge reports its findings but takes no fix.
+  std::string keyProblem, error;
+  std::optional<index::StoreAuthenticator> authenticator =
+      index::StoreAuthenticator::load(keyProblem);
+  std::string text = index::shardPartToJson(part);
+  if (authenticator)
+    text = authenticator->seal(index::SealPurpose::ShardPart, text);
+  else
+    llvm::errs() << "streamlint: note: the shard part is not sealed (" << keyProblem
+                 << "): a merge reports its findings but applies or offers none "
+                    "of its fixes\n";
+  if (!writeFileAtomically(partPath, text, error)) {
+    llvm::errs() << "streamlint: error: cannot write the shard part: " << partPath << ": "
+                 << error << "\n";
     return ExitUsageError;
   }
   if (!quiet)
@@ -203,7 +261,8 @@ llvm::Expected<AnalysisResult> mergeShards(const AnalysisPlan &plan,
     return files.takeError();
   std::vector<index::ShardPart> parts;
   std::vector<int> partOfShard;
-  if (llvm::Error error = readParts(plan, options, *files, parts, partOfShard))
+  unsigned unsealed = 0;
+  if (llvm::Error error = readParts(plan, options, *files, parts, partOfShard, unsealed))
     return std::move(error);
 
   unsigned count = parts.front().count;
@@ -241,6 +300,8 @@ llvm::Expected<AnalysisResult> mergeShards(const AnalysisPlan &plan,
     used[p][match->second] = true;
     index::ShardUnit &recorded = parts[p].units[match->second];
     for (const index::IncludedFile &read : recorded.unit.includes) {
+      if (read.system)
+        continue; // the merge's image may differ; the shard read the same commit
       auto found = digests.find(read.path);
       if (found == digests.end())
         found = digests.emplace(read.path, index::fileSha256(read.path)).first;
@@ -264,7 +325,14 @@ llvm::Expected<AnalysisResult> mergeShards(const AnalysisPlan &plan,
                           ", which this merge does not analyze: the compile database " +
                           absolutePath(plan.databasePath) +
                           " or a config's ExcludePaths changed since the shards ran");
-  return resultOfWholeDatabase(plan, std::move(results));
+  AnalysisResult result = resultOfWholeDatabase(plan, std::move(results));
+  if (unsealed)
+    result.notes.push_back(
+        std::to_string(unsealed) + " of " + std::to_string(parts.size()) +
+        " shard part(s) are not sealed with this machine's index key: their "
+        "findings are reported, their fixes are neither offered nor applied "
+        "(give the shard and merge jobs one STREAMLINT_INDEX_KEY; docs/index.md)");
+  return result;
 }
 
 } // namespace streamlint

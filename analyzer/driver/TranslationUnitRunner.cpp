@@ -1,5 +1,6 @@
 #include "analyzer/driver/TranslationUnitRunner.h"
 
+#include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/reach/TranslationUnitReach.h"
 #include "analyzer/support/Paths.h"
 
@@ -21,6 +22,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 namespace streamlint {
@@ -114,10 +116,21 @@ public:
   }
 };
 
-/// The main file and the non-system files clang read, each with the digest
-/// of the bytes it parsed (not re-read: an edit during the parse must make
-/// the entry stale, not hide in it). In-memory shims are part of the key.
-std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources) {
+/// `path` is `directory` or inside it.
+bool isUnder(llvm::StringRef path, llvm::StringRef directory) {
+  directory = directory.rtrim('/');
+  return !directory.empty() && path.starts_with(directory) &&
+         (path.size() == directory.size() || path[directory.size()] == '/');
+}
+
+/// The main file and every other file clang read (project headers, -I and
+/// -isystem directories, the host compiler's), each with the digest of the
+/// bytes it parsed (not re-read: an edit during the parse must make the
+/// entry stale, not hide in it). Left out: the in-memory shims and the
+/// directories known by version (the toolkit, clang's resource directory),
+/// which are part of the key.
+std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources,
+                                           const std::vector<std::string> &versioned) {
   std::vector<index::IncludedFile> files;
   std::set<std::string> seen;
   for (unsigned i = 0, n = sources.local_sloc_entry_size(); i < n; ++i) {
@@ -125,22 +138,31 @@ std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources) 
     if (!entry.isFile())
       continue;
     const clang::SrcMgr::FileInfo &file = entry.getFile();
-    if (clang::SrcMgr::isSystem(file.getFileCharacteristic()))
-      continue;
     const clang::SrcMgr::ContentCache &content = file.getContentCache();
     clang::OptionalFileEntryRef origin = content.OrigEntry;
     if (!origin)
       continue;
-    std::string path = absolutePath(origin->getName());
-    if (llvm::StringRef(path).starts_with(kVirtualShimDir) || !seen.insert(path).second)
+    llvm::SmallString<256> opened(origin->getName());
+    llvm::sys::fs::make_absolute(opened);
+    llvm::SmallString<256> path(opened);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    // ".." after a symbolic link is not lexical: gcc's headers, opened as
+    // /lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/cstdlib where
+    // /lib links to /usr/lib, are not /include/c++/12/cstdlib.
+    if (path != opened && !isUnder(opened, kVirtualShimDir) &&
+        !llvm::sys::fs::equivalent(path, opened))
+      llvm::sys::fs::real_path(opened, path);
+    if (isUnder(path, kVirtualShimDir) || !seen.insert(std::string(path)).second ||
+        llvm::any_of(versioned, [&](const std::string &dir) { return isUnder(path, dir); }))
       continue;
     std::string digest;
     if (std::optional<llvm::MemoryBufferRef> buffer = content.getBufferIfLoaded())
       digest = index::sha256Hex(buffer->getBuffer());
     else
-      digest = index::fileSha256(path);
+      digest = index::fileSha256(std::string(path));
     // The main file's entry is created first, so it comes first.
-    files.push_back({path, digest});
+    files.push_back({std::string(path), digest,
+                     clang::SrcMgr::isSystem(file.getFileCharacteristic())});
   }
   return files;
 }
@@ -157,6 +179,9 @@ struct CheckRun {
   std::vector<std::string> &searchDirectories;
   bool &searchDirectoriesPlain;
   ErrorCollector &errors; // told which compiler runs, while it runs
+  /// An exception from the checks, held until clang has returned (it must
+  /// not unwind through clang's frames, built without exceptions).
+  std::optional<StepFailure> &failure;
 };
 
 /// Runs the enabled checks once clang has built the whole AST.
@@ -165,6 +190,33 @@ public:
   explicit CheckConsumer(const CheckRun &run) : run_(run) {}
 
   void HandleTranslationUnit(clang::ASTContext &ast) override {
+    StreamlintStep step("running the checks");
+    try {
+      runChecks(ast);
+    } catch (const std::exception &e) {
+      run_.failure.emplace("running the checks", e.what());
+    }
+  }
+
+private:
+  /// A test hook (tests/e2e/internal_errors.sh, docs/robustness.md):
+  /// STREAMLINT_TEST_FAULT=exception:NAME or abort:NAME makes streamlint's
+  /// own code fail in this step on the TU whose main file ends with NAME.
+  void injectTestFault() const {
+    const char *fault = std::getenv("STREAMLINT_TEST_FAULT");
+    if (!fault)
+      return;
+    auto [kind, name] = llvm::StringRef(fault).split(':');
+    if (name.empty() || !llvm::StringRef(run_.invocation.file).ends_with(name))
+      return;
+    if (kind == "exception")
+      throw std::runtime_error("a test fault (STREAMLINT_TEST_FAULT)");
+    if (kind == "abort")
+      std::abort();
+  }
+
+  void runChecks(clang::ASTContext &ast) {
+    injectTestFault();
     TranslationUnitInfo info;
     info.mainFile = run_.invocation.file;
     info.perThreadDefaultStream = run_.invocation.perThreadDefaultStream;
@@ -191,12 +243,12 @@ public:
       if (check->needs() & NeedsCallGraph)
         check->checkCallGraph(reach);
     run_.outcome.reach = reach.takeSummary();
-    run_.outcome.includes = filesRead(ast.getSourceManager());
+    run_.outcome.includes =
+        filesRead(ast.getSourceManager(), run_.invocation.versionedDirectories);
     run_.outcome.findings = context.takeFindings();
     run_.outcome.checksRan = true;
   }
 
-private:
   const CheckRun &run_;
 };
 
@@ -292,14 +344,22 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
   ErrorCollector errors;
   std::vector<std::string> searchDirectories;
   bool searchDirectoriesPlain = false;
-  CheckRun run{invocation, registry,          selection,        options,
-               outcome,    searchDirectories, searchDirectoriesPlain, errors};
+  std::optional<StepFailure> failure;
+  CheckRun run{invocation, registry,          selection,              options,
+               outcome,    searchDirectories, searchDirectoriesPlain, errors,
+               failure};
   clang::tooling::ToolInvocation tool(
       args,
       std::make_unique<CheckAction>(run),
       files.get());
   tool.setDiagnosticConsumer(&errors);
-  bool succeeded = tool.run();
+  bool succeeded;
+  {
+    ClangWork parsing;
+    succeeded = tool.run();
+  }
+  if (failure)
+    throw *failure;
 
   if (!succeeded || errors.getNumErrors() > 0) {
     TranslationUnitProblem problem;

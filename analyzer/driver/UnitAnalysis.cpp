@@ -5,6 +5,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cstdlib>
+
 namespace streamlint {
 namespace {
 
@@ -33,18 +35,38 @@ void addTranslationProblems(const Toolchain &toolchain,
   errors.insert(errors.begin(), causes.begin(), causes.end());
 }
 
-/// A TU whose parse crashed: nothing of it is kept, and the report says so.
-TranslationUnitOutcome crashedOutcome(const std::string &file,
-                                      const std::string &what) {
+/// A TU whose analysis crashed or failed: nothing of it is kept, and the
+/// report says whether clang or streamlint itself failed, and where.
+TranslationUnitOutcome failedOutcome(const std::string &file,
+                                     const IsolatedFailure &failure) {
   TranslationUnitOutcome outcome;
-  outcome.problem.emplace();
-  outcome.problem->file = file;
-  outcome.problem->analyzedPartially = false;
-  outcome.problem->crashed = true;
-  outcome.problem->errors.push_back(
-      "error: clang crashed while parsing this translation unit: " + what +
-      "; none of its findings are reported (every other TU's are)");
+  TranslationUnitProblem &problem = outcome.problem.emplace();
+  problem.file = file;
+  problem.analyzedPartially = false;
+  problem.crashed = !failure.internal();
+  problem.internalError = failure.internal();
+  problem.errors.push_back(
+      failure.internal()
+          ? "error: internal error in streamlint while " + failure.step + ": " +
+                failure.what +
+                "; none of its findings are reported (every other TU's are); "
+                "this is a bug in streamlint, please report it"
+          : "error: clang crashed while parsing this translation unit: " + failure.what +
+                "; none of its findings are reported (every other TU's are)");
   return outcome;
+}
+
+/// The environment variables clang's driver adds include directories from:
+/// the same command finds other headers when they change.
+std::string includePathEnvironment() {
+  std::string text;
+  for (const char *name :
+       {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH"}) {
+    // Set but empty differs from unset: an empty element is ".".
+    const char *value = std::getenv(name);
+    text += std::string(name) + (value ? "=" + std::string(value) : " unset") + "\n";
+  }
+  return text;
 }
 
 } // namespace
@@ -76,6 +98,7 @@ std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchai
                   std::to_string(toolchain.cudaVersionBuild));
   parts.push_back(llvm::join(toolchain.problems, "\n"));
   parts.push_back(invocation.perThreadDefaultStream ? "ptds" : "legacy");
+  parts.push_back(includePathEnvironment());
   parts.push_back("checks=" + config.checks);
   for (const auto &[name, value] : config.checkOptions.all())
     parts.push_back(name + "=" + value);
@@ -88,14 +111,19 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               index::ProjectIndex *index) {
   UnitResult result;
   auto analyze = [&] {
+    StreamlintStep step("preparing the translation unit");
     Toolchain toolchain = locateToolchain(&unit.entry);
     ClangInvocation invocation = invocationFor(unit, toolchain, options.translate);
-    if (skipWithoutCuda && !translationUnitUsesCuda(invocation, toolchain)) {
-      result.outcome.skippedWithoutCuda = true;
-      return;
+    if (skipWithoutCuda) {
+      ClangWork preprocessing;
+      if (!translationUnitUsesCuda(invocation, toolchain)) {
+        result.outcome.skippedWithoutCuda = true;
+        return;
+      }
     }
     std::string key;
     if (index) {
+      StreamlintStep reading("reading the index entry");
       key = unitKey(invocation, toolchain, unit.config);
       if (std::optional<index::IndexedUnit> cached = index->lookup(key)) {
         result.outcome.findings = std::move(cached->findings);
@@ -117,23 +145,26 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
     // one exists); another fatal error may go away by a change outside the
     // files read, and is parsed again every time.
     const std::optional<TranslationUnitProblem> &problem = result.outcome.problem;
-    bool kept = !problem || (!problem->crashed && result.outcome.checksRan &&
+    bool kept = !problem || (!problem->crashed && !problem->internalError &&
+                             result.outcome.checksRan &&
                              (problem->fatalError.empty() ||
                               !result.outcome.absentFiles.empty()));
-    if (index && kept && invocation.errors.empty() && !result.outcome.includes.empty())
+    if (index && kept && invocation.errors.empty() && !result.outcome.includes.empty()) {
+      StreamlintStep storing("storing the index entry");
       index->store(key, {result.outcome.findings, result.outcome.reach,
                          result.outcome.includes, problem,
                          result.outcome.absentFiles});
+    }
     addTranslationProblems(toolchain, invocation, result.outcome);
   };
-  std::optional<std::string> crash;
+  std::optional<IsolatedFailure> failure;
   if (options.crashRecovery)
-    crash = runIsolated(analyze);
+    failure = runIsolated(analyze);
   else
     analyze();
-  if (crash) {
-    result.outcome = crashedOutcome(
-        unit.substituteFile.empty() ? unit.entry.file : unit.substituteFile, *crash);
+  if (failure) {
+    result.outcome = failedOutcome(
+        unit.substituteFile.empty() ? unit.entry.file : unit.substituteFile, *failure);
     result.fromIndex = false;
   }
   return result;

@@ -2,6 +2,7 @@
 #include "analyzer/driver/Analyzer.h"
 #include "analyzer/driver/CommandLine.h"
 #include "analyzer/driver/ConfigCommands.h"
+#include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/driver/DriverSteps.h"
 #include "analyzer/driver/ExitCode.h"
 #include "analyzer/trace/TraceMerge.h"
@@ -10,10 +11,15 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
+
 using namespace streamlint;
 
 int main(int argc, const char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Past a file size limit (ulimit -f) a write fails with EFBIG, which is
+  // reported like a full disk; LLVM's handler would make it a crash.
+  std::signal(SIGXFSZ, SIG_IGN);
   auto options = parseCommandLine(argc, argv);
   if (!options)
     return fail(llvm::toString(options.takeError()), ExitUsageError);
@@ -43,8 +49,9 @@ int main(int argc, const char **argv) {
   if (std::string note = skippedFilesNote(*plan); !note.empty())
     llvm::errs() << note << "\n";
   if (options->shard.count)
-    return runShard(*plan, options->analyzer, registry, options->shard,
-                    options->outputPath, options->quiet);
+    return exitCodeAfterIsolatedWork(runShard(*plan, options->analyzer, registry,
+                                              options->shard, options->outputPath,
+                                              options->quiet));
   AnalysisResult result;
   if (!options->shardParts.empty()) {
     auto merged = mergeShards(*plan, options->analyzer, options->shardParts);
@@ -55,15 +62,18 @@ int main(int argc, const char **argv) {
     result = runPlan(*plan, options->analyzer, registry);
   }
   printNotes(result);
+  std::string fixRoot = fixRootFor(*options, *plan);
   if (!options->tracePath.empty())
-    if (llvm::Error error = mergeTraceFile(options->tracePath, result))
-      return fail(llvm::toString(std::move(error)), ExitUsageError);
+    if (llvm::Error error = mergeTraceFile(options->tracePath, result,
+                                           {fixRoot, plan->databaseFiles}))
+      return exitCodeAfterIsolatedWork(
+          fail(llvm::toString(std::move(error)), ExitUsageError));
 
   unsigned skippedFixes = 0;
-  if (int code = writeReportAndFixes(*options, registry, result,
-                                     fixRootFor(*options, *plan), skippedFixes))
-    return code;
+  if (int code = writeReportAndFixes(*options, registry, result, fixRoot, skippedFixes))
+    return exitCodeAfterIsolatedWork(code);
   if (!options->quiet)
     printSummary(result);
-  return exitCodeFor(result, options->partialAnalysis, skippedFixes);
+  return exitCodeAfterIsolatedWork(
+      exitCodeFor(result, options->partialAnalysis, skippedFixes));
 }

@@ -1,6 +1,7 @@
 // Replacing a source file so that a crash or a full disk never leaves it half
 // written: write a sibling temporary, fsync, copy the mode, rename over.
 #include "analyzer/fix/FixPlan.h"
+#include "analyzer/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -22,65 +23,15 @@ llvm::Error failure(const std::string &path, const llvm::Twine &why) {
                                  path + ": " + why + "; file left unchanged");
 }
 
-bool writeAll(int fd, const std::string &contents) {
-  size_t written = 0;
-  while (written < contents.size()) {
-    ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    written += size_t(n);
-  }
-  return true;
-}
-
 } // namespace
 
 llvm::Error writeFileAtomically(const std::string &path,
                                 const std::string &contents) {
-  llvm::sys::fs::file_status status;
-  if (std::error_code ec = llvm::sys::fs::status(path, status))
-    return failure(path, "cannot stat: " + ec.message());
-  llvm::StringRef directory = llvm::sys::path::parent_path(path);
-  llvm::SmallString<256> model(directory);
-  llvm::sys::path::append(model, "." + llvm::sys::path::filename(path).str() +
-                                     ".streamlint-%%%%%%");
-  int fd = -1;
-  llvm::SmallString<256> temporary;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temporary))
-    return failure(path, "cannot create a temporary file in " + directory +
-                             ": " + ec.message());
-  bool ok = writeAll(fd, contents);
-  std::string why = ok ? "" : std::string("cannot write: ") + std::strerror(errno);
-  if (ok && ::fsync(fd) != 0) {
-    ok = false;
-    why = std::string("cannot sync: ") + std::strerror(errno);
-  }
-  ::close(fd);
-  if (ok) {
-    if (std::error_code ec =
-            llvm::sys::fs::setPermissions(temporary, status.permissions())) {
-      ok = false;
-      why = "cannot set permissions: " + ec.message();
-    }
-  }
-  if (ok) {
-    if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
-      ok = false;
-      why = "cannot replace: " + ec.message();
-    }
-  }
-  if (!ok) {
-    llvm::sys::fs::remove(temporary);
+  if (!llvm::sys::fs::exists(path))
+    return failure(path, "cannot stat: no such file");
+  std::string why;
+  if (!streamlint::writeFileAtomically(path, contents, why))
     return failure(path, why);
-  }
-  // Make the rename itself durable.
-  int dirFd = ::open(directory.str().c_str(), O_RDONLY | O_DIRECTORY);
-  if (dirFd >= 0) {
-    ::fsync(dirFd);
-    ::close(dirFd);
-  }
   return llvm::Error::success();
 }
 
@@ -96,6 +47,15 @@ std::string readOnlyReason(const std::string &realPath) {
   if (::geteuid() != 0 && ::access(realPath.c_str(), W_OK) != 0)
     return "not writable by this user";
   return "";
+}
+
+std::string hardLinkReason(const std::string &realPath) {
+  struct stat info;
+  if (::stat(realPath.c_str(), &info) != 0 || info.st_nlink <= 1)
+    return "";
+  return "has " + std::to_string(info.st_nlink) +
+         " hard links: replacing it would leave the other names with the old "
+         "text; left alone (fix it through a copy of its own)";
 }
 
 namespace {
@@ -135,6 +95,8 @@ llvm::Expected<ReplaceOutcome> replaceIfUnchanged(const std::string &realPath,
     return ReplaceOutcome::Changed;
   if (!readOnlyReason(realPath).empty())
     return ReplaceOutcome::ReadOnly;
+  if (!hardLinkReason(realPath).empty())
+    return ReplaceOutcome::HardLinked;
   if (llvm::Error error = writeFileAtomically(realPath, contents))
     return std::move(error);
   return ReplaceOutcome::Replaced;

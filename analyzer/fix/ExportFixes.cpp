@@ -2,6 +2,7 @@
 // reads (0-based byte offsets). Only the fixes --fix would apply are written,
 // so both paths produce the same bytes.
 #include "analyzer/fix/FixPlan.h"
+#include "analyzer/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -75,10 +76,8 @@ llvm::Error exportFixes(const std::vector<Finding> &findings,
   for (const PlannedFix &planned : plan.fixes)
     fixesOf[planned.finding].push_back(planned.fix);
 
-  std::error_code ec;
-  llvm::raw_fd_ostream out(yamlPath, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError(ec, yamlPath + ": " + ec.message());
+  std::string yaml;
+  llvm::raw_string_ostream out(yaml);
   std::string mainFile = findings.empty() ? "" : findings.front().location.file;
   out << "---\nMainSourceFile:  " << quoted(mainFile) << "\nDiagnostics:";
   if (fixesOf.empty())
@@ -101,10 +100,10 @@ llvm::Error exportFixes(const std::vector<Finding> &findings,
     out << "    Level:           " << levelName(finding.severity) << "\n";
   }
   out << "...\n";
-  out.close();
-  if (out.has_error())
-    return llvm::createStringError(out.error(),
-                                   yamlPath + ": " + out.error().message());
+  std::string error;
+  if (!writeFileAtomically(yamlPath, yaml, error))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   yamlPath + ": cannot write the fixes: " + error);
   return llvm::Error::success();
 }
 

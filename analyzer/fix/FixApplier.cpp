@@ -16,6 +16,7 @@ const char *skipReasonName(SkipReason reason) {
   case SkipReason::SystemHeader: return "in a system header";
   case SkipReason::Changed: return "changed since analysis";
   case SkipReason::ReadOnly: return "read-only";
+  case SkipReason::HardLinked: return "hard-linked";
   case SkipReason::Unreadable: return "unreadable";
   case SkipReason::WriteFailed: return "write failed";
   }
@@ -75,6 +76,12 @@ FixReport applyFixes(const std::vector<Finding> &findings,
     if (*outcome == ReplaceOutcome::ReadOnly) {
       skipFixesOf(plan, findings, file, SkipReason::ReadOnly,
                   change.namedPath + " became read-only; left alone", report);
+      notWritten.insert(file);
+      continue;
+    }
+    if (*outcome == ReplaceOutcome::HardLinked) {
+      skipFixesOf(plan, findings, file, SkipReason::HardLinked,
+                  change.namedPath + " " + hardLinkReason(file), report);
       notWritten.insert(file);
       continue;
     }

@@ -24,6 +24,7 @@ enum class SkipReason {
   SystemHeader,  // edits a system or CUDA toolkit header
   Changed,       // the file's bytes differ from the ones analyzed
   ReadOnly,      // the file (or a link's target) has no write permission bit
+  HardLinked,    // the file has other names: replacing it would split them
   Unreadable,    // the file cannot be read
   WriteFailed,   // writing the file failed; it was left intact
 };

@@ -136,6 +136,8 @@ private:
       return Problem{SkipReason::Unreadable, edit.file + " cannot be read"};
     if (std::string why = readOnlyReason(real); !why.empty())
       return Problem{SkipReason::ReadOnly, edit.file + " is " + why + "; left alone"};
+    if (std::string why = hardLinkReason(real); !why.empty())
+      return Problem{SkipReason::HardLinked, edit.file + " " + why};
     if (!edit.fileDigest.empty() && digestOf(real) != edit.fileDigest)
       return Problem{SkipReason::Changed,
                      edit.file + " changed since it was analyzed (its content "

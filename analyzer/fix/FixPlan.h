@@ -55,7 +55,7 @@ llvm::Error writeFileAtomically(const std::string &path,
                                 const std::string &contents);
 
 /// What replaceIfUnchanged() did.
-enum class ReplaceOutcome { Replaced, Changed, ReadOnly };
+enum class ReplaceOutcome { Replaced, Changed, ReadOnly, HardLinked };
 
 /// Under an exclusive flock(2) of `realPath`'s directory (so two streamlint
 /// runs never interleave), re-reads the file and replaces it atomically only
@@ -68,6 +68,11 @@ llvm::Expected<ReplaceOutcome> replaceIfUnchanged(const std::string &realPath,
 /// Looks at the permission bits, not at whether a write would succeed (root
 /// may write anything).
 std::string readOnlyReason(const std::string &realPath);
+
+/// Why replacing `realPath` would split its hard links ("has 2 hard links:
+/// ..."), or "". A replaced file is a new inode: the other names would keep
+/// the old text, silently.
+std::string hardLinkReason(const std::string &realPath);
 
 /// `file` relative to `root` when inside it, else `file`.
 std::string relativeTo(const std::string &file, const std::string &root);

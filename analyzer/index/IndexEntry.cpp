@@ -1,11 +1,10 @@
 #include "analyzer/index/IndexEntry.h"
+#include "analyzer/InputFile.h"
+#include "analyzer/StoredJson.h"
 #include "analyzer/reach/SummaryJson.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
-
-#include <nlohmann/json.hpp>
 
 namespace streamlint::index {
 
@@ -19,66 +18,70 @@ std::string sha256Hex(llvm::StringRef bytes) {
 }
 
 std::string fileSha256(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
+  // A header replaced by a FIFO or a device is "changed", never waited on.
+  std::string text, error;
+  if (!readInputFile(path, kSourceFileLimits, text, error))
     return "";
-  return sha256Hex((*buffer)->getBuffer());
+  return sha256Hex(text);
 }
 
-namespace {
-
-json findingsJson(const std::vector<Finding> &findings) {
-  json list = json::array();
-  for (const Finding &f : findings)
-    list.push_back(findingJson(f));
-  return list;
+void addUnitJson(json &object, const IndexedUnit &unit) {
+  json includes = json::array();
+  for (const IncludedFile &file : unit.includes)
+    includes.push_back(file.system ? json{file.path, file.sha256, "system"}
+                                   : json{file.path, file.sha256});
+  json findings = json::array();
+  for (const Finding &finding : unit.findings)
+    findings.push_back(findingJson(finding));
+  object["includes"] = std::move(includes);
+  object["findings"] = std::move(findings);
+  object["reach"] = reach::summaryJson(unit.reach);
+  object["absent"] = unit.absent;
+  if (unit.problem)
+    object["problem"] = {{"file", unit.problem->file},
+                         {"errors", unit.problem->errors},
+                         {"analyzedPartially", unit.problem->analyzedPartially},
+                         {"crashed", unit.problem->crashed},
+                         {"internalError", unit.problem->internalError},
+                         {"fatalError", unit.problem->fatalError}};
 }
 
-} // namespace
-
-std::string findingsToJson(const std::vector<Finding> &findings) {
-  return findingsJson(findings).dump();
-}
-
-bool findingsFromJson(const std::string &text, std::vector<Finding> &findings,
-                      std::string &error) {
-  try {
-    std::vector<Finding> parsed;
-    for (const json &f : json::parse(text))
-      parsed.push_back(findingFrom(f));
-    findings = std::move(parsed);
-    return true;
-  } catch (const std::exception &e) {
-    error = e.what();
-    return false;
+IndexedUnit unitFrom(const json &object, const std::string &origin) {
+  IndexedUnit unit;
+  for (const json &file : object.at("includes"))
+    unit.includes.push_back({file.at(0).get<std::string>(), file.at(1).get<std::string>(),
+                             file.size() > 2 && file.at(2) == "system"});
+  for (const json &finding : object.at("findings"))
+    unit.findings.push_back(findingFrom(finding));
+  std::string error;
+  if (!reach::summaryFrom(object.at("reach"), origin, unit.reach, error))
+    throw std::runtime_error(error);
+  unit.absent = object.at("absent").get<std::vector<std::string>>();
+  if (object.contains("problem")) {
+    const json &problem = object.at("problem");
+    TranslationUnitProblem &p = unit.problem.emplace();
+    p.file = problem.at("file").get<std::string>();
+    p.errors = problem.at("errors").get<std::vector<std::string>>();
+    p.analyzedPartially = problem.at("analyzedPartially").get<bool>();
+    p.crashed = problem.at("crashed").get<bool>();
+    p.internalError = problem.at("internalError").get<bool>();
+    p.fatalError = problem.at("fatalError").get<std::string>();
   }
+  return unit;
 }
 
 std::string entryToJson(const std::string &key, const IndexedUnit &unit) {
-  json includes = json::array();
-  for (const IncludedFile &file : unit.includes)
-    includes.push_back({file.path, file.sha256});
-  json j = {{"format", kEntryFormat},
-            {"key", key},
-            {"includes", includes},
-            {"findings", findingsJson(unit.findings)},
-            {"reach", json::parse(reach::toJson(unit.reach))},
-            {"absent", unit.absent}};
-  if (unit.problem)
-    j["problem"] = {{"file", unit.problem->file},
-                    {"errors", unit.problem->errors},
-                    {"analyzedPartially", unit.problem->analyzedPartially},
-                    {"fatalError", unit.problem->fatalError}};
+  json j = {{"format", kEntryFormat}, {"key", key}};
+  addUnitJson(j, unit);
   // The last member: a truncated file never parses as a complete entry.
   j["complete"] = true;
-  return j.dump();
+  return dumpStored(std::move(j));
 }
 
 bool entryFromJson(const std::string &text, const std::string &origin,
                    const std::string &key, IndexedUnit &unit, std::string &error) {
   try {
-    json j = json::parse(text);
+    json j = parseStored(text);
     if (!j.is_object() || j.value("format", "") != kEntryFormat) {
       error = origin + ": not a " + std::string(kEntryFormat) + " entry";
       return false;
@@ -87,24 +90,7 @@ bool entryFromJson(const std::string &text, const std::string &origin,
       error = origin + ": entry is for another key or incomplete";
       return false;
     }
-    IndexedUnit parsed;
-    for (const json &file : j.at("includes"))
-      parsed.includes.push_back({file.at(0).get<std::string>(),
-                                 file.at(1).get<std::string>()});
-    for (const json &f : j.at("findings"))
-      parsed.findings.push_back(findingFrom(f));
-    if (j.contains("problem")) {
-      const json &problem = j.at("problem");
-      parsed.problem.emplace();
-      parsed.problem->file = problem.at("file").get<std::string>();
-      parsed.problem->errors = problem.at("errors").get<std::vector<std::string>>();
-      parsed.problem->analyzedPartially = problem.at("analyzedPartially").get<bool>();
-      parsed.problem->fatalError = problem.value("fatalError", "");
-    }
-    if (j.contains("absent"))
-      parsed.absent = j.at("absent").get<std::vector<std::string>>();
-    if (!reach::fromJson(j.at("reach").dump(), origin, parsed.reach, error))
-      return false;
+    IndexedUnit parsed = unitFrom(j, origin);
     if (parsed.includes.empty()) {
       error = origin + ": entry lists no files";
       return false;

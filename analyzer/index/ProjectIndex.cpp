@@ -1,15 +1,22 @@
 #include "analyzer/index/ProjectIndex.h"
 
+#include "analyzer/InputFile.h"
+#include "analyzer/OutputFile.h"
+
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 #ifndef STREAMLINT_VERSION
 #define STREAMLINT_VERSION "unknown"
 #endif
 
 namespace streamlint::index {
+namespace {
+
+constexpr const char *kCacheDirTag = "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                     "# streamlint's project index (docs/index.md)\n";
+
+} // namespace
 
 std::string toolIdentity() {
   static const std::string identity = [] {
@@ -32,8 +39,22 @@ std::string keyOf(const std::vector<std::string> &parts) {
   return sha256Hex(text);
 }
 
-ProjectIndex::ProjectIndex(std::string directory)
-    : directory_(std::move(directory)) {}
+ProjectIndex::ProjectIndex(std::string directory,
+                           std::optional<StoreAuthenticator> authenticator,
+                           std::string keyProblem)
+    : directory_(std::move(directory)), authenticator_(std::move(authenticator)) {
+  if (!authenticator_)
+    notes_.push_back("the project index in " + directory_ + " is not used: " +
+                     (keyProblem.empty() ? "no key to authenticate it" : keyProblem) +
+                     " (docs/index.md, \"What the index trusts\")");
+}
+
+std::unique_ptr<ProjectIndex> ProjectIndex::open(std::string directory) {
+  std::string problem;
+  std::optional<StoreAuthenticator> authenticator = StoreAuthenticator::load(problem);
+  return std::make_unique<ProjectIndex>(std::move(directory), std::move(authenticator),
+                                        problem);
+}
 
 std::string ProjectIndex::entryPath(const std::string &key) const {
   llvm::SmallString<256> path(directory_);
@@ -48,7 +69,50 @@ void ProjectIndex::note(const std::string &text) {
 
 std::vector<std::string> ProjectIndex::takeNotes() {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (unauthenticated_)
+    notes_.push_back(std::to_string(unauthenticated_) + " index entr" +
+                     (unauthenticated_ == 1 ? "y" : "ies") + " in " + directory_ +
+                     " not sealed with " + authenticator_->source() +
+                     " ignored and rebuilt: another user or machine wrote them "
+                     "(in CI, give the jobs that share the cache one "
+                     "STREAMLINT_INDEX_KEY), or they were altered");
+  unauthenticated_ = 0;
   return std::move(notes_);
+}
+
+/// Whether `directory` holds nothing but what streamlint writes into an
+/// index (or nothing at all, or does not exist): a concurrent run may be
+/// creating it, with its CACHEDIR.TAG still a temporary file.
+static bool onlyIndexFiles(const std::string &directory) {
+  std::error_code code;
+  for (llvm::sys::fs::directory_iterator it(directory, code), end; it != end && !code;
+       it.increment(code)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    if (name != "entries" && name != ".gitignore" && name != "CACHEDIR.TAG" &&
+        !name.starts_with("..gitignore.streamlint-") && // writeFileAtomically's temporaries
+        !name.starts_with(".CACHEDIR.TAG.streamlint-"))
+      return false;
+  }
+  return true; // a directory that cannot be listed is not there yet
+}
+
+bool ProjectIndex::usable() {
+  std::call_once(checked_, [&] {
+    if (!authenticator_)
+      return;
+    llvm::SmallString<256> tag(directory_);
+    llvm::sys::path::append(tag, "CACHEDIR.TAG");
+    std::string text, error;
+    usable_ = readInputFile(std::string(tag), {4096, 0}, text, error)
+                  ? text == kCacheDirTag
+                  : onlyIndexFiles(directory_);
+    if (!usable_)
+      notes_.push_back(directory_ + " is an existing directory that is not a "
+                       "streamlint index (it has no CACHEDIR.TAG written by "
+                       "streamlint): the index is not used; name a new or empty "
+                       "directory with --cache-dir");
+  });
+  return usable_;
 }
 
 std::string ProjectIndex::digestOf(const std::string &path) {
@@ -64,14 +128,25 @@ std::string ProjectIndex::digestOf(const std::string &path) {
 }
 
 std::optional<IndexedUnit> ProjectIndex::lookup(const std::string &key) {
+  if (!usable())
+    return std::nullopt;
   std::string path = entryPath(key);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return std::nullopt; // not indexed yet
+  std::string text, error;
+  bool missing = false;
+  if (!readInputFile(path, kIndexEntryLimits, text, error, &missing)) {
+    if (!missing) // not indexed yet is not worth a note
+      note("ignoring a damaged index entry (it is rebuilt): " + path + ": " + error);
+    return std::nullopt;
+  }
+  std::string_view body;
+  if (openSealed(&*authenticator_, SealPurpose::IndexEntry, text, body) !=
+      SealState::Valid) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++unauthenticated_;
+    return std::nullopt;
+  }
   IndexedUnit unit;
-  std::string error;
-  if (!entryFromJson(std::string((*buffer)->getBuffer()), path, key, unit, error)) {
+  if (!entryFromJson(std::string(body), path, key, unit, error)) {
     note("ignoring a damaged index entry (it is rebuilt): " + error);
     return std::nullopt;
   }
@@ -89,6 +164,8 @@ std::optional<IndexedUnit> ProjectIndex::lookup(const std::string &key) {
 }
 
 void ProjectIndex::store(const std::string &key, const IndexedUnit &unit) {
+  if (!usable())
+    return;
   std::string path = entryPath(key);
   llvm::StringRef directory = llvm::sys::path::parent_path(path);
   auto failed = [&](const std::string &why) {
@@ -101,43 +178,25 @@ void ProjectIndex::store(const std::string &key, const IndexedUnit &unit) {
   };
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
     return failed(std::string(directory) + ": " + error.message());
-  // Keep the index out of version control and backups.
+  // Keep the index out of version control and backups; the tag also marks
+  // the directory as streamlint's (usable()).
   for (const auto &[name, text] :
        {std::pair<const char *, const char *>{".gitignore", "*\n"},
-        {"CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
-                         "# streamlint's project index (docs/index.md)\n"}}) {
+        {"CACHEDIR.TAG", kCacheDirTag}}) {
     llvm::SmallString<256> marker(directory_);
     llvm::sys::path::append(marker, name);
-    if (!llvm::sys::fs::exists(marker)) {
-      std::error_code error;
-      llvm::raw_fd_ostream out(marker, error);
-      if (!error)
-        out << text;
-    }
+    std::string error;
+    if (!llvm::sys::fs::exists(marker) &&
+        !writeFileAtomically(std::string(marker), text, error, WriteTarget::OwnFile))
+      return failed(std::string(marker) + ": " + error);
   }
-  // Write beside the entry, then rename over it: readers see the old entry
-  // or the new one, never a part; concurrent writers of one key each rename
-  // a complete file.
-  llvm::SmallString<256> model(directory);
-  llvm::sys::path::append(model, key.substr(0, 16) + ".tmp-%%%%%%%%");
-  int fd = -1;
-  llvm::SmallString<256> temporary;
-  if (std::error_code error = llvm::sys::fs::createUniqueFile(model, fd, temporary))
-    return failed(error.message());
-  {
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
-    out << entryToJson(key, unit);
-    out.close();
-    if (out.has_error()) {
-      out.clear_error();
-      llvm::sys::fs::remove(temporary);
-      return failed(std::string(temporary) + ": write failed");
-    }
-  }
-  if (std::error_code error = llvm::sys::fs::rename(temporary, path)) {
-    llvm::sys::fs::remove(temporary);
-    return failed(error.message());
-  }
+  // Readers see the old entry or the new one, never a part; concurrent
+  // writers of one key each rename a complete file.
+  std::string error;
+  if (!writeFileAtomically(
+          path, authenticator_->seal(SealPurpose::IndexEntry, entryToJson(key, unit)), error,
+          WriteTarget::OwnFile))
+    return failed(path + ": " + error);
 }
 
 } // namespace streamlint::index

@@ -1,12 +1,16 @@
 #pragma once
 // The project index on disk: one entry per (TU, command, config), verified
-// against the SHA-256 of every file the TU read before it is trusted, written
+// against the SHA-256 of every file the TU read before it is trusted, sealed
+// with a secret kept outside the cache (StoreAuthentication.h), written
 // atomically (a temporary file renamed into place), safe to share between
-// concurrent runs. docs/index.md describes the layout and the key.
+// concurrent runs. docs/index.md describes the layout, the key and what the
+// index trusts.
 
 #include "analyzer/index/IndexEntry.h"
+#include "analyzer/index/StoreAuthentication.h"
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -24,12 +28,19 @@ std::string keyOf(const std::vector<std::string> &parts);
 
 class ProjectIndex {
 public:
-  /// An index in `directory` (created on first store).
-  explicit ProjectIndex(std::string directory);
+  /// An index in `directory` (created on first store), sealed with
+  /// `authenticator`; without one (no key could be had: `keyProblem` says
+  /// why) the index is neither read nor written, and a note says so.
+  ProjectIndex(std::string directory, std::optional<StoreAuthenticator> authenticator,
+               std::string keyProblem = "");
+  /// The index in `directory`, sealed with this user's key
+  /// (StoreAuthenticator::load()).
+  static std::unique_ptr<ProjectIndex> open(std::string directory);
 
-  /// The entry stored under `key`, if it is complete, of this format, and
-  /// every file it lists still has the digest it had. A damaged entry adds
-  /// a note and is treated as missing (the caller rebuilds it).
+  /// The entry stored under `key`, if it is complete, of this format,
+  /// sealed with this index's secret, and every file it lists still has the
+  /// digest it had. A damaged or unauthenticated entry adds a note and is
+  /// treated as missing (the caller rebuilds it).
   std::optional<IndexedUnit> lookup(const std::string &key);
   /// Stores `unit` under `key` atomically; a failure adds a note (once).
   void store(const std::string &key, const IndexedUnit &unit);
@@ -38,19 +49,28 @@ public:
   std::string digestOf(const std::string &path);
 
   const std::string &directory() const { return directory_; }
-  /// Notes for the user (damaged entries, an unwritable directory).
+  /// Notes for the user (damaged or unauthenticated entries, an unwritable
+  /// or foreign directory, no key).
   std::vector<std::string> takeNotes();
   unsigned hits() const { return hits_; }
 
 private:
   std::string entryPath(const std::string &key) const;
   void note(const std::string &text);
+  /// Whether the directory may hold the index: streamlint's own (it has
+  /// streamlint's CACHEDIR.TAG), missing or empty (it is made one). Decided
+  /// once; a foreign directory (`--cache-dir .`) is not used, with a note.
+  bool usable();
 
   std::string directory_;
+  std::optional<StoreAuthenticator> authenticator_;
   std::mutex mutex_;
   std::map<std::string, std::string> digests_;
   std::vector<std::string> notes_;
+  std::once_flag checked_;
+  bool usable_ = false;
   bool storeFailed_ = false;
+  unsigned unauthenticated_ = 0;
   unsigned hits_ = 0;
 };
 

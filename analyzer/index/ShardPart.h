@@ -12,7 +12,11 @@
 namespace streamlint::index {
 
 /// The format every shard part names; another format is refused.
-inline constexpr const char *kShardFormat = "streamlint-shard-1";
+inline constexpr const char *kShardFormat = "streamlint-shard-2";
+
+/// The most shards a database may be split into (a CI matrix has a few
+/// hundred jobs at most; a merge keeps a slot per shard).
+inline constexpr unsigned kMaxShards = 1000;
 
 /// The shard (0-based) of a TU: the first 64 bits of the SHA-256 of its
 /// path relative to the compile database's directory (support/Paths.h's
@@ -37,14 +41,12 @@ struct ShardPart {
   std::vector<ShardUnit> units;
 };
 
+/// The part's JSON text (every byte of every string kept:
+/// analyzer/index/StoredJson.h); the shard run seals it (StoreAuthentication.h).
 std::string shardPartToJson(const ShardPart &part);
 /// False (with `error`, which names `origin`) unless `text` is a complete
 /// part of this format.
 bool shardPartFromJson(const std::string &text, const std::string &origin,
                        ShardPart &part, std::string &error);
-
-/// Writes `text` to `path` through a temporary file renamed into place.
-bool writeFileAtomically(const std::string &path, const std::string &text,
-                         std::string &error);
 
 } // namespace streamlint::index

@@ -1,6 +1,7 @@
 // GitHub Actions workflow commands (::warning file=...::msg). GitHub shows at
 // most 10 annotations of each level per step and 50 per job, so the rest are
 // counted and every finding goes to the job summary as a Markdown table.
+#include "analyzer/OutputFile.h"
 #include "analyzer/output/OutputCommon.h"
 #include "analyzer/support/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
@@ -144,16 +145,8 @@ private:
 void writeStepSummary(const AnalysisResult &result, const OutputOptions &options,
                       const std::vector<const Finding *> &ordered,
                       llvm::raw_ostream &out) {
-  std::error_code ec;
-  llvm::raw_fd_ostream summary(options.githubStepSummaryPath, ec,
-                               llvm::sys::fs::OF_Append | llvm::sys::fs::OF_Text);
-  if (ec) {
-    out << "::warning title=streamlint::"
-        << escapeData("cannot write the job summary to " +
-                      options.githubStepSummaryPath + ": " + ec.message())
-        << "\n";
-    return;
-  }
+  std::string text;
+  llvm::raw_string_ostream summary(text);
   std::size_t n = result.findings.size();
   summary << "## streamlint: " << n << (n == 1 ? " finding" : " findings")
           << "\n\n";
@@ -182,6 +175,15 @@ void writeStepSummary(const AnalysisResult &result, const OutputOptions &options
               << (p.errors.empty() ? "" : ": " + markdownCell(p.errors.front()))
               << "\n";
     summary << "\n";
+  }
+  // The annotations are the report; a summary that cannot be written (a
+  // full disk) is said there and on stderr, not lost silently.
+  std::string error;
+  if (!appendToFile(options.githubStepSummaryPath, text, error)) {
+    std::string message = "cannot write the job summary to " +
+                          options.githubStepSummaryPath + ": " + error;
+    out << "::warning title=streamlint::" << escapeData(message) << "\n";
+    llvm::errs() << "streamlint: warning: " << message << "\n";
   }
 }
 

@@ -121,7 +121,7 @@ static ReachRoot rootFrom(const json &j) {
   throw std::runtime_error("unknown reach root '" + name + "'");
 }
 
-std::string toJson(const TranslationUnitSummary &s) {
+json summaryJson(const TranslationUnitSummary &s) {
   json j;
   j["format"] = "streamlint-reach-summary-1";
   j["mainFile"] = s.mainFile;
@@ -159,14 +159,27 @@ std::string toJson(const TranslationUnitSummary &s) {
                        {"forwardsTo", r.forwardsTo}});
   j["handles"] = handleFactsJson(s.handles);
   j["passed"] = passedMemoryJson(s.passed);
-  return j.dump(1);
+  return j;
 }
+
+std::string toJson(const TranslationUnitSummary &s) { return summaryJson(s).dump(1); }
 
 bool fromJson(const std::string &text, const std::string &origin,
               TranslationUnitSummary &s, std::string &error) {
+  json j;
   try {
-    json j = json::parse(text);
-    if (j.value("format", "") != "streamlint-reach-summary-1") {
+    j = json::parse(text);
+  } catch (const std::exception &e) {
+    error = origin + ": malformed reach summary: " + e.what();
+    return false;
+  }
+  return summaryFrom(j, origin, s, error);
+}
+
+bool summaryFrom(const json &j, const std::string &origin, TranslationUnitSummary &s,
+                 std::string &error) {
+  try {
+    if (!j.is_object() || j.value("format", "") != "streamlint-reach-summary-1") {
       error = origin + ": not a streamlint reach summary (format "
               "'streamlint-reach-summary-1' expected)";
       return false;

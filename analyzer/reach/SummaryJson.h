@@ -5,6 +5,7 @@
 #include "analyzer/Finding.h"
 #include "analyzer/reach/HandleFacts.h"
 #include "analyzer/reach/PassedMemory.h"
+#include "analyzer/reach/ReachSummary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,5 +29,10 @@ nlohmann::json handleFactsJson(const std::vector<HandleFacts> &handles);
 std::vector<HandleFacts> handleFactsFrom(const nlohmann::json &j);
 nlohmann::json passedMemoryJson(const std::vector<PassedMemory> &passed);
 std::vector<PassedMemory> passedMemoryFrom(const nlohmann::json &j);
+/// A TU's whole summary as a JSON value (toJson() is its text), and back;
+/// errors name `origin`.
+nlohmann::json summaryJson(const TranslationUnitSummary &summary);
+bool summaryFrom(const nlohmann::json &j, const std::string &origin,
+                 TranslationUnitSummary &summary, std::string &error);
 
 } // namespace streamlint::reach

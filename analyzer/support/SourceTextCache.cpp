@@ -1,4 +1,5 @@
 #include "analyzer/support/SourceTextCache.h"
+#include "analyzer/InputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -36,15 +37,16 @@ SourceTextCache::File &SourceTextCache::load(const std::string &path) {
   if (it != files_.end())
     return it->second;
   File &file = files_[path];
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (buffer) {
+  // Regular files only: a path naming a FIFO or a device shows no source.
+  std::string error;
+  if (readInputFile(path, kSourceFileLimits, file.text, error)) {
     file.readable = true;
-    file.text = (*buffer)->getBuffer().str();
     index(file);
   }
   return file;
 }
+
+void SourceTextCache::withhold(const std::string &path) { files_[path] = File(); }
 
 bool SourceTextCache::readable(const std::string &path) {
   return load(path).readable;

@@ -18,6 +18,10 @@ public:
   /// Uses `text` for `path` instead of reading the disk (tests, unsaved buffers).
   void setContents(const std::string &path, std::string text);
 
+  /// Never reads `path`: it is treated as unreadable (a file only a probe
+  /// trace names, outside the project).
+  void withhold(const std::string &path);
+
   /// False when the file cannot be read.
   bool readable(const std::string &path);
 

@@ -1,5 +1,6 @@
 #include "analyzer/trace/TraceFormat.h"
 
+#include "analyzer/StoredJson.h"
 #include "analyzer/trace/Evidence.h"
 
 #include <nlohmann/json.hpp>
@@ -20,7 +21,7 @@ const std::vector<std::string> &probeCheckIds() {
 }
 
 std::string writeTraceJson(const ProbeTrace &trace) {
-  nlohmann::ordered_json sites = nlohmann::ordered_json::array();
+  nlohmann::json sites = nlohmann::json::array();
   for (const TraceObservation &o : trace.observations)
     sites.push_back({{"check", o.check},
                      {"file", o.file},
@@ -33,13 +34,16 @@ std::string writeTraceJson(const ProbeTrace &trace) {
                      {"host_time_us", o.hostTimeUs},
                      {"bytes", o.bytes},
                      {"detail", o.detail}});
-  nlohmann::ordered_json doc = {{"format", "streamlint-trace"},
-                                {"version", trace.version},
-                                {"program", trace.program},
-                                {"exit_status", trace.exitStatus},
-                                {"dropped_calls", trace.droppedCalls},
-                                {"processes", trace.processes},
-                                {"observations", sites}};
+  nlohmann::json doc = {{"format", "streamlint-trace"},
+                        {"version", trace.version},
+                        {"program", trace.program},
+                        {"exit_status", trace.exitStatus},
+                        {"dropped_calls", trace.droppedCalls},
+                        {"processes", trace.processes},
+                        {"observations", sites}};
+  // Paths and function names come from the program's debug info: bytes
+  // that are not UTF-8 are kept (analyzer/StoredJson.h), never a throw.
+  escapeStrings(doc);
   return doc.dump(2) + "\n";
 }
 
@@ -88,6 +92,7 @@ bool readTraceJson(const std::string &text, ProbeTrace &trace,
     return false;
   }
   try {
+    unescapeStrings(doc);
     trace.version = integerField<int>(doc, "version", true);
     if (trace.version != 1) {
       error = "unsupported trace version " + std::to_string(trace.version);
@@ -115,7 +120,7 @@ bool readTraceJson(const std::string &text, ProbeTrace &trace,
   } catch (const nlohmann::json::exception &e) {
     error = std::string("malformed trace: ") + e.what();
     return false;
-  } catch (const std::runtime_error &e) {
+  } catch (const std::exception &e) {
     error = std::string("malformed trace: ") + e.what();
     return false;
   }

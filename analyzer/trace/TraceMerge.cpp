@@ -1,9 +1,11 @@
 #include "analyzer/trace/TraceMerge.h"
+#include "analyzer/InputFile.h"
 
 #include "analyzer/trace/Evidence.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -75,7 +77,21 @@ std::string describeEvidence(const std::string &check,
   return std::string(dynamicStatusName(e.status)) + ": " + what;
 }
 
-void mergeTrace(const ProbeTrace &trace, AnalysisResult &result) {
+bool TraceSources::allows(const std::string &path) const {
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(path, real))
+    return false; // nothing there to show, or not reachable: nothing is read
+  if (llvm::is_contained(files, std::string(real)))
+    return true;
+  llvm::SmallString<256> top;
+  if (root.empty() || llvm::sys::fs::real_path(root, top))
+    return false;
+  llvm::StringRef inside(real);
+  return inside.consume_front(top) && (top == "/" || inside.empty() || inside.starts_with("/"));
+}
+
+void mergeTrace(const ProbeTrace &trace, AnalysisResult &result,
+                const TraceSources &sources) {
   std::vector<bool> used(trace.observations.size(), false);
   for (Finding &f : result.findings) {
     if (!isProbeCheck(f.checkId))
@@ -120,22 +136,25 @@ void mergeTrace(const ProbeTrace &trace, AnalysisResult &result) {
                 "; found at run time, no static finding at this call";
     e.detail = summary;
     f.dynamic = std::move(e);
+    if (!sources.allows(f.location.file))
+      result.withheldFiles.push_back(f.location.file);
     result.findings.push_back(std::move(f));
   }
   std::sort(result.findings.begin(), result.findings.end(), findingLess);
 }
 
-llvm::Error mergeTraceFile(const std::string &path, AnalysisResult &result) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer)
-    return llvm::createStringError(buffer.getError(), "%s: cannot read the trace: %s",
-                                   path.c_str(), buffer.getError().message().c_str());
+llvm::Error mergeTraceFile(const std::string &path, AnalysisResult &result,
+                           const TraceSources &sources) {
+  std::string text, error;
+  if (!readInputFile(path, kTraceLimits, text, error))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s: cannot read the trace: %s", path.c_str(),
+                                   error.c_str());
   ProbeTrace trace;
-  std::string error;
-  if (!readTraceJson((*buffer)->getBuffer().str(), trace, error))
+  if (!readTraceJson(text, trace, error))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
                                    path.c_str(), error.c_str());
-  mergeTrace(trace, result);
+  mergeTrace(trace, result, sources);
   return llvm::Error::success();
 }
 

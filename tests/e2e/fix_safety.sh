@@ -129,6 +129,44 @@ grep -qF -- "$FIXED_LINE" "$WORK/edited/a.cu" && [ "$(grep -cF -- "$FIXED_LINE" 
   && fail "the edited file was fixed anyway"
 [ "$(tail -1 "$WORK/edited/a.cu")" = "// saved by an editor meanwhile" ] || fail "the editor's change was lost"
 
+# --- CRLF line endings: the lines a fix inserts end with CRLF too --------
+mkdir -p "$WORK/crlf"
+cat >"$WORK/crlf/a.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void k(float *d) {}
+void f(float *d, int n) {
+  for (int i = 0; i < n; ++i) {
+    float *h = (float *)malloc(64);
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    cudaMemcpyAsync(d, h, 64, cudaMemcpyHostToDevice, s);
+    cudaStreamSynchronize(s);
+    cudaStreamDestroy(s);
+    free(h);
+  }
+}
+CU
+sed -i 's/$/\r/' "$WORK/crlf/a.cu"
+compile_db "$WORK/crlf" "$WORK/crlf/a.cu"
+cd "$WORK/crlf" || exit 1
+"$STREAMLINT" -p . --no-cache --fix >/dev/null 2>"$WORK/crlf.err"
+cmp -s a.cu <(printf '') && fail "CRLF: the file was emptied"
+grep -q 'applied [1-9]' "$WORK/crlf.err" || fail "CRLF: no fix applied: $(cat "$WORK/crlf.err")"
+lf_only=$(grep -c $'[^\r]$' a.cu)
+[ "$lf_only" = 0 ] || fail "CRLF: $lf_only line(s) of the fixed file end with LF alone: $(grep -n $'[^\r]$' a.cu | head -3)"
+
+# --- hard links: never split silently ------------------------------------
+mkdir -p "$WORK/linked"
+source_file 1 >"$WORK/linked/a.cu"
+ln "$WORK/linked/a.cu" "$WORK/linked/other-name.cu"
+compile_db "$WORK/linked" "$WORK/linked/a.cu"
+cd "$WORK/linked" || exit 1
+expect_exit 4 "--fix on a hard-linked file" -- "$STREAMLINT" -p . --no-cache --fix
+expect_stderr "a.cu has 2 hard links: replacing it would leave the other names with the old text; left alone"
+expect_stderr "1 skipped (1 hard-linked)"
+[ "$(stat -c %h a.cu)" = 2 ] || fail "the hard link was split"
+cmp -s a.cu other-name.cu || fail "the two names differ"
+
 # --- run from another directory: the fix root is the project -------------
 mkdir -p "$WORK/proj/src" "$WORK/proj/.git" "$WORK/elsewhere"
 source_file 1 >"$WORK/proj/src/a.cu"

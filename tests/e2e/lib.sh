@@ -8,6 +8,28 @@ failures=0
 
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
+# Every run of streamlint here goes through a wrapper that fails the test on
+# what no input may cause, whatever the test itself expects: streamlint's
+# own internal error (a bug, not bad input), an LLVM fatal error, an exit
+# status outside 0-4. finish() reports what it saw.
+STREAMLINT_BINARY=$STREAMLINT
+STREAMLINT=$WORK/streamlint
+ORACLE_LOG=$WORK/oracle.log
+cat >"$STREAMLINT" <<WRAPPER
+#!/usr/bin/env bash
+err=\$(mktemp)
+"$STREAMLINT_BINARY" "\$@" 2>"\$err"
+status=\$?
+cat "\$err" >&2
+if grep -qE 'internal error in streamlint|LLVM ERROR|terminate called' "\$err" ||
+   [ \$status -gt 4 ]; then
+  { echo "streamlint \$* -> exit \$status:"; sed 's/^/    /' "\$err"; } >>"$ORACLE_LOG"
+fi
+rm -f "\$err"
+exit \$status
+WRAPPER
+chmod +x "$STREAMLINT"
+
 # expect_exit CODE DESCRIPTION -- COMMAND...
 expect_exit() {
   local want=$1 what=$2; shift 3
@@ -22,6 +44,9 @@ expect_stderr() { grep -qF -- "$1" "$WORK/err" || fail "stderr lacks '$1': $(cat
 expect_stdout() { grep -qF -- "$1" "$WORK/out" || fail "stdout lacks '$1'"; }
 
 finish() {
+  if [ -s "$ORACLE_LOG" ]; then
+    fail "streamlint failed in a way no input may cause:"; sed 's/^/  | /' "$ORACLE_LOG" >&2
+  fi
   if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
   echo "all passed"
 }

@@ -92,7 +92,7 @@ TEST(ShardPartTest, RefusesDamagedOrForeignParts) {
   EXPECT_NE(error.find("p.json: not a shard part (truncated"), std::string::npos) << error;
   EXPECT_FALSE(shardPartFromJson("{\"format\": \"streamlint-index-entry-1\"}", "q.json",
                                  parsed, error));
-  EXPECT_NE(error.find("q.json: not a streamlint-shard-1 shard part"), std::string::npos);
+  EXPECT_NE(error.find(std::string("q.json: not a ") + kShardFormat + " shard part"), std::string::npos);
   std::string incomplete = text;
   incomplete.replace(incomplete.find("\"complete\":true"), 15, "\"complete\":false");
   EXPECT_FALSE(shardPartFromJson(incomplete, "r.json", parsed, error));

@@ -1,6 +1,8 @@
 #include "analyzer/trace/Evidence.h"
 #include "analyzer/trace/TraceMerge.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -129,14 +131,39 @@ TEST(TraceMerge, GuessedFileMatchesByName) {
 
 TEST(TraceMerge, FileErrorsNameTheFile) {
   AnalysisResult r;
-  llvm::Error e = mergeTraceFile("/nonexistent/run.trace", r);
+  llvm::Error e = mergeTraceFile("/nonexistent/run.trace", r, {});
   ASSERT_TRUE(bool(e));
   EXPECT_NE(llvm::toString(std::move(e)).find("/nonexistent/run.trace"), std::string::npos);
   std::string bad = ::testing::TempDir() + "/bad.trace";
   std::ofstream(bad) << "{}";
-  llvm::Error e2 = mergeTraceFile(bad, r);
+  llvm::Error e2 = mergeTraceFile(bad, r, {});
   ASSERT_TRUE(bool(e2));
   EXPECT_NE(llvm::toString(std::move(e2)).find("bad.trace"), std::string::npos);
+}
+
+/// A trace comes from running the code under test: a runtime-only finding
+/// it places outside the project is reported, but its file is never read.
+TEST(TraceMerge, RuntimeOnlyFindingsOutsideTheProjectAreNeverRead) {
+  std::string project = ::testing::TempDir() + "/trace-project";
+  llvm::sys::fs::create_directories(project + "/src");
+  std::ofstream(project + "/src/app.cu") << "int main() {}\n";
+  TraceSources sources{project, {"/elsewhere/listed.cu"}};
+  EXPECT_TRUE(sources.allows(project + "/src/app.cu"));
+  EXPECT_FALSE(sources.allows("/etc/passwd"));
+  EXPECT_FALSE(sources.allows(project + "/../../../../etc/passwd"));
+  std::string link = project + "/src/passwd-link";
+  llvm::sys::fs::remove(link);
+  ASSERT_FALSE(llvm::sys::fs::create_link("/etc/passwd", link));
+  EXPECT_FALSE(sources.allows(link)) << "a link out of the project";
+
+  AnalysisResult r;
+  ProbeTrace t;
+  t.observations = {obs("device-sync", 1, 3, 3), obs("device-sync", 1, 2, 2)};
+  t.observations[0].file = "/etc/passwd";
+  t.observations[1].file = project + "/src/app.cu";
+  mergeTrace(t, r, sources);
+  ASSERT_EQ(r.findings.size(), 2u);
+  EXPECT_EQ(r.withheldFiles, std::vector<std::string>{"/etc/passwd"});
 }
 
 TEST(TraceMerge, DescribesRunCountsInPlainEnglish) {
