@@ -24,7 +24,7 @@ shards_equal() {
     [ "$code" = 0 ] || { fail "$name: shard $i/$n exited $code"; cat "$WORK/shard.err" >&2; }
     grep -q "shard $i/$n: " "$WORK/shard.err" || fail "$name: shard $i/$n printed no summary"
     parts+=("$WORK/part$i.json")
-    units=$((units + $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["units"]))' "$WORK/part$i.json")))
+    units=$((units + $(python3 -c 'import json,sys; print(len(json.loads(open(sys.argv[1]).read().split("\n", 1)[1])["units"]))' "$WORK/part$i.json")))
   done
   [ "$units" = "$(python3 -c 'import json; print(len([e for e in json.load(open("compile_commands.json")) if "third_party" not in e["file"]]))')" ] \
     || fail "$name: $n shards hold $units TU results, not one per database entry"
@@ -111,7 +111,8 @@ rm -rf "$WORK/elsewhere/.streamlint"
 sed -i "s|$P|$WORK/elsewhere|g" "$WORK/elsewhere/compile_commands.json"
 (cd "$WORK/elsewhere" && "$STREAMLINT" -p . --shard=1/3 -o "$WORK/there.json" 2>/dev/null)
 "$STREAMLINT" -p . --shard=1/3 -o "$WORK/here.json" 2>/dev/null
-units_of() { python3 -c 'import json,sys; print(sorted(u["file"] for u in json.load(open(sys.argv[1]))["units"]))' "$1"; }
+# A part is its seal line, then JSON (docs/index.md, "What the index trusts").
+units_of() { python3 -c 'import json,sys; print(sorted(u["file"] for u in json.loads(open(sys.argv[1]).read().split("\n", 1)[1])["units"]))' "$1"; }
 [ "$(units_of "$WORK/here.json")" = "$(units_of "$WORK/there.json")" ] \
   || fail "shard 1/3 holds other TUs in another checkout directory"
 
@@ -132,13 +133,14 @@ merge "truncated part" "$WORK/s1.json" "$WORK/trunc.json"
 expect_stderr "trunc.json: not a shard part (truncated or not JSON"
 python3 - "$WORK/s2.json" "$WORK/nocomplete.json" <<'PY'
 import json, sys
-part = json.load(open(sys.argv[1])); del part["complete"]
-json.dump(part, open(sys.argv[2], "w"))
+seal, body = open(sys.argv[1]).read().split("\n", 1)
+part = json.loads(body); del part["complete"]
+open(sys.argv[2], "w").write(seal + "\n" + json.dumps(part))
 PY
 merge "part without its end marker" "$WORK/s1.json" "$WORK/nocomplete.json"
 expect_stderr "nocomplete.json: malformed shard part: incomplete"
 merge "not a part" "$WORK/s1.json" compile_commands.json
-expect_stderr "compile_commands.json: not a streamlint-shard-1 shard part"
+expect_stderr "compile_commands.json: not a streamlint-shard-2 shard part"
 sed 's/"tool":"streamlint [^"]*"/"tool":"streamlint 0.0.0"/' "$WORK/s2.json" >"$WORK/old.json"
 merge "other version" "$WORK/s1.json" "$WORK/old.json"
 expect_stderr "old.json: written by streamlint 0.0.0"

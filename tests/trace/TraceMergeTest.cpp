@@ -53,6 +53,25 @@ TEST(TraceFormat, RoundTrips) {
   EXPECT_DOUBLE_EQ(back.observations[0].hostTimeUs, 12.5);
 }
 
+/// Paths and function names from the program's debug info need not be
+/// UTF-8 (a Latin-1 file name): written and read back byte for byte, never
+/// a throw that would take the launcher down.
+TEST(TraceFormat, BytesThatAreNotUtf8RoundTrip) {
+  ProbeTrace t;
+  t.program = "./donn\xe9" "es";
+  t.observations = {obs("device-sync", 4, 1, 1)};
+  t.observations[0].file = "/src/donn\xe9" "es.cu";
+  t.observations[0].function = "copie_\xff";
+  ProbeTrace back;
+  std::string error;
+  std::string text = writeTraceJson(t);
+  ASSERT_TRUE(readTraceJson(text, back, error)) << error;
+  EXPECT_EQ(back.program, t.program);
+  ASSERT_EQ(back.observations.size(), 1u);
+  EXPECT_EQ(back.observations[0].file, t.observations[0].file);
+  EXPECT_EQ(back.observations[0].function, t.observations[0].function);
+}
+
 TEST(TraceFormat, RejectsOtherJson) {
   ProbeTrace t;
   std::string error;

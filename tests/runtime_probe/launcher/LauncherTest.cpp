@@ -168,7 +168,8 @@ TEST(Launcher, ForwardsASignalSentToItOnce) {
                         const_cast<char **>(argv), environ), 0);
   posix_spawn_file_actions_destroy(&actions);
   close(fd);
-  for (int tick = 0; tick < 500 && slurp(out).find("ready") == std::string::npos; ++tick)
+  // Up to a minute: a loaded machine may take seconds to start the two.
+  for (int tick = 0; tick < 6000 && slurp(out).find("ready") == std::string::npos; ++tick)
     usleep(10000);
   kill(pid, SIGINT);
   int status = 0;
