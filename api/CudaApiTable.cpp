@@ -108,6 +108,11 @@ constexpr ApiInfo inStruct(ApiInfo info) {
   info.hostEndsInStruct = true;
   return info;
 }
+constexpr ApiInfo deviceSelector(std::string_view name, Family family) {
+  ApiInfo info = row(name, family);
+  info.selectsDevice = true;
+  return info;
+}
 
 using SD = StreamDefault;
 using PT = PerThreadSpelling;
@@ -210,6 +215,9 @@ constexpr std::array Table = {
     memory("cuMemFree", D, AK::Frees, MK::Device, {}, "_v2"),
     memory("cuMemFreeHost", D, AK::Frees, MK::Pinned),
     memory("cuMemHostUnregister", D, AK::Frees, MK::Registered),
+    // Device selection: the thread's later calls go to this device/context.
+    deviceSelector("cudaSetDevice", R),
+    deviceSelector("cuCtxSetCurrent", D),
     // Removed in CUDA 13: a call is only a RecoveryExpr, named here so the
     // reach analysis still sees it.
     removedApi(row("cudaThreadExit", R)),
@@ -300,6 +308,8 @@ bool maySynchronizeDevice(const ApiInfo &api) {
   return api.sync == SyncKind::Device || api.sync == SyncKind::Stream ||
          api.sync == SyncKind::DefaultStream;
 }
+
+bool selectsDevice(const ApiInfo &api) { return api.selectsDevice; }
 
 bool isLegacyStreamHandle(std::uintptr_t stream, bool perThreadVariant) {
   if (stream == StreamLegacyHandle)

@@ -81,6 +81,10 @@ struct ApiInfo {
   PerThreadSpelling perThread = PerThreadSpelling::None;
   std::string_view version;       ///< "_v2" when the header maps the name to it
   bool removed = false;           ///< removed in CUDA 13 (a call is an error)
+  /// Makes its argument the calling thread's current device (cudaSetDevice)
+  /// or context (cuCtxSetCurrent): a loop doing it per iteration visits the
+  /// devices once each (set-up and teardown), it does not repeat work.
+  bool selectsDevice = false;
 };
 
 /// A spelled name taken apart: `cuMemcpyHtoDAsync_v2_ptsz`,
@@ -131,6 +135,9 @@ bool freesMemory(const ApiInfo &api);
 /// device-sync: may wait for the whole device (always for SyncKind::Device,
 /// on the legacy stream for Stream and DefaultStream).
 bool maySynchronizeDevice(const ApiInfo &api);
+/// Loops over devices: selects the device (or context) the thread's later
+/// calls go to, from its first argument.
+bool selectsDevice(const ApiInfo &api);
 
 /// cudaStreamLegacy and cudaStreamPerThread, as the runtime headers define them.
 inline constexpr std::uintptr_t StreamLegacyHandle = 0x1;

@@ -144,4 +144,60 @@ LibraryStreamCallRows allLibraryStreamCalls() {
   return {StreamCalls.data(), StreamCalls.size()};
 }
 
+std::string_view groupEndOf(Library library) {
+  return library == L::Nccl ? "ncclGroupEnd" : "";
+}
+
+namespace {
+/// Prebuilt objects by the start of their file name. Read from the
+/// libraries' wheels (nvidia-*-cu13, torch 2.11) and Debian 12's packages.
+struct PrebuiltObject {
+  std::string_view prefix, library;
+};
+constexpr PrebuiltObject PrebuiltObjects[] = {
+    {"libcublasLt.", "cuBLASLt"}, {"libcublas.", "cuBLAS"},
+    {"libcusparseLt.", "cuSPARSELt"}, {"libcusparse.", "cuSPARSE"},
+    {"libcusolverMg.", "cuSOLVER"}, {"libcusolver.", "cuSOLVER"},
+    {"libcufftw.", "cuFFT"}, {"libcufft.", "cuFFT"}, {"libcurand.", "cuRAND"},
+    {"libcudnn", "cuDNN"}, {"libnccl.", "NCCL"}, {"libnvshmem", "NVSHMEM"},
+    {"libcutensor", "cuTENSOR"}, {"libnpp", "NPP"}, {"libnvjpeg.", "nvJPEG"},
+    {"libnvrtc", "NVRTC"}, {"libnvJitLink.", "nvJitLink"},
+    {"libnvToolsExt.", "NVTX"}, {"libcufile.", "cuFile"},
+    {"libcudart.", "CUDA runtime"}, {"libcupti.", "CUPTI"}, {"libcuda.", "CUDA driver"},
+    {"libtorch", "PyTorch"}, {"libc10", "PyTorch"}, {"libcaffe2", "PyTorch"},
+    {"libshm.", "PyTorch"}, {"libtriton.", "Triton"},
+    {"libpython", "Python"},
+    {"libmpi", "MPI"}, {"libopen-pal.", "MPI"}, {"libopen-rte.", "MPI"},
+    {"libucp.", "UCX"}, {"libucs.", "UCX"}, {"libuct.", "UCX"},
+    {"libc.so", "C/C++ runtime"}, {"libstdc++.", "C/C++ runtime"},
+    {"libgcc_s.", "C/C++ runtime"}, {"libm.so", "C/C++ runtime"},
+    {"ld-linux", "C/C++ runtime"}, {"libpthread.", "C/C++ runtime"},
+    {"libgomp.", "OpenMP"}, {"libomp.", "OpenMP"},
+};
+/// Directories whose objects are always prebuilt: the framework wheels'.
+constexpr PrebuiltObject PrebuiltDirectories[] = {
+    {"/site-packages/torch/", "PyTorch"}, // torch/lib/*.so, torch/_C.*.so
+    {"/dist-packages/torch/", "PyTorch"},
+    {"/site-packages/nvidia/", "CUDA libraries"},
+    {"/dist-packages/nvidia/", "CUDA libraries"},
+};
+} // namespace
+
+std::string_view prebuiltLibraryOf(std::string_view objectPath) {
+  std::size_t slash = objectPath.rfind('/');
+  std::string_view file =
+      slash == std::string_view::npos ? objectPath : objectPath.substr(slash + 1);
+  for (const PrebuiltObject &object : PrebuiltObjects)
+    if (startsWith(file, object.prefix))
+      return object.library;
+  // The interpreter: python, python3, python3.12 (not "python_app").
+  if (startsWith(file, "python") &&
+      file.substr(6).find_first_not_of("0123456789.") == std::string_view::npos)
+    return "Python";
+  for (const PrebuiltObject &dir : PrebuiltDirectories)
+    if (objectPath.find(dir.prefix) != std::string_view::npos)
+      return dir.library;
+  return "";
+}
+
 } // namespace streamlint::api

@@ -80,4 +80,20 @@ struct LibraryStreamCallRows {
 };
 LibraryStreamCallRows allLibraryStreamCalls();
 
+/// The call that launches the work queued since the matching group start
+/// (`ncclGroupEnd` for NCCL, which queues a group's collectives there on
+/// their streams); "" for libraries without groups.
+std::string_view groupEndOf(Library library);
+
+/// The prebuilt library (not the program's own code) a loaded object is, by
+/// its file name and directory: "cuBLAS" for `libcublas.so.13`, "NCCL" for
+/// `libnccl.so.2`, "PyTorch" for `libtorch_cuda.so` or anything under a
+/// `site-packages/torch/`, "Python" for `libpython3.12.so` or the
+/// `python3` interpreter, "C/C++ runtime" for libc, libstdc++ and the
+/// loader; "" for the program's own objects (its executable, a PyTorch
+/// extension built with torch.utils.cpp_extension, its own libraries).
+/// The probe's symbolization never places a call site in such an object,
+/// whatever line tables it carries, and names the call into it.
+std::string_view prebuiltLibraryOf(std::string_view objectPath);
+
 } // namespace streamlint::api

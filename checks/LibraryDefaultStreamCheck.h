@@ -35,6 +35,7 @@ public:
 
 private:
   // Per-call stream arguments (LibraryStreamCalls.cpp).
+  void relateGroupEnd(Finding &finding, const clang::CallExpr &call, api::Library library);
   void checkStreamArgument(const clang::CallExpr &call, api::Library library,
                            const std::string &what, unsigned streamIndex);
   void checkCubCall(const clang::CallExpr &call, const clang::FunctionDecl &callee);

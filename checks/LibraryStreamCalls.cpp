@@ -136,6 +136,34 @@ LibraryDefaultStreamCheck::replaceOrInsertArgument(const clang::CallExpr &call,
       clang::CharSourceRange::getCharRange(range->getEnd(), range->getEnd()), ", " + text);
 }
 
+/// Inside a group (ncclGroupStart ... ncclGroupEnd) the library queues the
+/// collective's work at the group's end: the probe sees its stream there.
+void LibraryDefaultStreamCheck::relateGroupEnd(Finding &finding, const clang::CallExpr &call,
+                                               api::Library library) {
+  std::string_view groupEnd = api::groupEndOf(library);
+  const clang::FunctionDecl *function = context().enclosingFunction(call);
+  if (groupEnd.empty() || !function)
+    return;
+  const clang::SourceManager &sm = context().sources();
+  const clang::CallExpr *end = nullptr;
+  anyStatement(function->getBody(), [&](const clang::Stmt &s) {
+    const auto *other = llvm::dyn_cast<clang::CallExpr>(&s);
+    const clang::FunctionDecl *callee = other ? other->getDirectCallee() : nullptr;
+    if (!callee || !callee->getIdentifier() ||
+        callee->getName() != llvm::StringRef(groupEnd.data(), groupEnd.size()) ||
+        !sm.isBeforeInTranslationUnit(call.getBeginLoc(), other->getBeginLoc()))
+      return false;
+    if (!end || sm.isBeforeInTranslationUnit(other->getBeginLoc(), end->getBeginLoc()))
+      end = other;
+    return false;
+  });
+  if (end)
+    context().addRelated(finding, end->getBeginLoc(),
+                         std::string(groupEnd) +
+                             " queues the group's work here (its run-time calls are "
+                             "counted at this line)");
+}
+
 void LibraryDefaultStreamCheck::checkStreamArgument(const clang::CallExpr &call,
                                                     api::Library library,
                                                     const std::string &what,
@@ -162,6 +190,7 @@ void LibraryDefaultStreamCheck::checkStreamArgument(const clang::CallExpr &call,
     context().addRelated(finding, stream.variable->getLocation(),
                          "'" + stream.variable->getNameAsString() +
                              "' is declared here and never holds a created stream");
+  relateGroupEnd(finding, call, library);
   std::string pass = streamToPass(call);
   if (pass.empty() || stream.kind == StreamKind::Legacy)
     return;

@@ -7,6 +7,7 @@
 #include "CallbackSelection.h"
 #include "CuptiCallbackSelection.h"
 #include "DriverImports.h"
+#include "ExitHook.h"
 #include "ProbeState.h"
 #include "RawTrace.h"
 #include "ThreadState.h"
@@ -21,6 +22,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <ctime>
 #include <unistd.h>
 
 namespace streamlint::probe {
@@ -116,7 +118,24 @@ void flushTrace(bool fromSignal) {
                  gProbe->table.capacity());
 }
 
-void flushAtExit() { flushTrace(false); }
+/// STREAMLINT_PROBE_TIMING=1: the probe's fixed costs on stderr (start-up:
+/// settings, unwinder, module snapshot, import scan, subscription; flush).
+bool gTiming = false;
+double millisecondsSince(const timespec &start) {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return double(now.tv_sec - start.tv_sec) * 1e3 + double(now.tv_nsec - start.tv_nsec) / 1e6;
+}
+
+void flushAtExit() {
+  timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  bool first = gProbe && !gProbe->stopped.load();
+  flushTrace(false);
+  if (gTiming && first)
+    std::fprintf(stderr, "streamlint-probe: pid %ld flush %.2f ms\n",
+                 static_cast<long>(getpid()), millisecondsSince(start));
+}
 
 void onFatalSignal(int sig) {
   flushTrace(true);
@@ -143,6 +162,10 @@ void installSignalHandlers() {
 void onForkChild() { gProbe->stopped.store(true); }
 
 void startProbe() {
+  timespec started;
+  clock_gettime(CLOCK_MONOTONIC, &started);
+  if (const char *timing = std::getenv("STREAMLINT_PROBE_TIMING"))
+    gTiming = std::strcmp(timing, "1") == 0;
   gProbe = new ProbeState; // leaked: see ProbeState
   if (!startThreadStates()) {
     std::fputs("streamlint-probe: no thread-specific key left; the program runs "
@@ -211,12 +234,24 @@ void startProbe() {
     enableWholeRuntimeDomain(subscriber);
     gProbe->wholeRuntimeDomainOn.store(true);
   }
-  if (driverSitesWanted())
+  timespec scanStart;
+  clock_gettime(CLOCK_MONOTONIC, &scanStart);
+  bool driverSites = driverSitesWanted();
+  double scanMs = millisecondsSince(scanStart);
+  if (driverSites)
     for (CUpti_CallbackId id : kDriverSiteCallbacks)
       cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   std::atexit(flushAtExit);
+  // os._exit (every multiprocessing worker) and _exit skip atexit.
+  unsigned exitHooks = hookExitImports(flushAtExit);
   pthread_atfork(nullptr, nullptr, onForkChild);
   installSignalHandlers();
+  if (gTiming)
+    std::fprintf(stderr,
+                 "streamlint-probe: pid %ld start-up %.2f ms (import scan %.2f ms, "
+                 "%zu modules, %u _exit imports hooked)\n",
+                 static_cast<long>(getpid()), millisecondsSince(started), scanMs,
+                 gProbe->modules.size(), exitHooks);
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "DriverImports.h"
 
+#include "api/LibraryApiTable.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -51,6 +53,10 @@ int visitModule(dl_phdr_info *info, std::size_t, void *data) {
   for (std::size_t i = 0; i < q.skipCount; ++i)
     if (std::strstr(path, q.skip[i]))
       return 0;
+  // A prebuilt library's own driver calls are made inside it (and most of a
+  // PyTorch process's relocations are there): not the program's imports.
+  if (!api::prebuiltLibraryOf(path).empty())
+    return 0;
   const ElfW(Dyn) *dynamic = nullptr;
   for (int i = 0; i < info->dlpi_phnum; ++i)
     if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)

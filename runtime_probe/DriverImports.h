@@ -11,8 +11,9 @@
 namespace streamlint::probe {
 
 /// True when a loaded module whose path contains none of `skip` (CUDA's own
-/// libraries, the probe) has an undefined-symbol relocation against one of
-/// `names`. Modules dlopen'ed later and entry points fetched through
+/// libraries, the probe) and that is not a prebuilt library
+/// (api::prebuiltLibraryOf: cuBLAS, NCCL, PyTorch, libc, ...) has an
+/// undefined-symbol relocation against one of `names`. Modules dlopen'ed later and entry points fetched through
 /// cuGetProcAddress are not seen.
 bool anyModuleImports(const char *const *names, std::size_t nameCount,
                       const char *const *skip, std::size_t skipCount);

@@ -24,9 +24,11 @@ namespace streamlint::probe {
 constexpr std::size_t kSiteCapacity = 8192;
 // Enough to pass cudart, the kernel stubs and Thrust/CUB's template layers
 // (thrust::sort at -O0 is more than 10 frames deep; an H100 run with 10
-// lost the call site of a third of its library calls). Shallow programs
-// stop at the end of their stack, so they pay nothing for it.
-constexpr unsigned kAppFramesKept = 20;
+// lost the call site of a third of its library calls), and a prebuilt
+// library's own frames to the program's call into it (PyTorch's allocator
+// under an ATen op is about 15 frames deep). Shallow programs stop at the
+// end of their stack, so they pay nothing for it.
+constexpr unsigned kAppFramesKept = 32;
 constexpr unsigned kMaxCallbackIds = 1024;
 constexpr std::size_t kLiveAllocations = 1 << 15;
 

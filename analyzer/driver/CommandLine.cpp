@@ -145,8 +145,10 @@ cl::list<std::string> extraArgs("extra-arg", cl::desc("Append an argument to eve
 cl::list<std::string> extraArgsBefore("extra-arg-before",
                                       cl::desc("Prepend an argument to every compile command"),
                                       cl::cat(category));
-cl::opt<std::string> trace("trace", cl::desc("Merge a runtime trace written by streamlint-probe"),
-                           cl::value_desc("file"), cl::cat(category));
+cl::list<std::string> trace("trace",
+                            cl::desc("Merge runtime traces written by streamlint-probe "
+                                     "(repeatable; a directory: its *.trace files)"),
+                            cl::value_desc("file|dir"), cl::cat(category));
 cl::opt<std::string> baseline("baseline",
                               cl::desc("Report only findings not in this earlier "
                                        "--format=json/sarif report or --write-baseline file"),
@@ -292,7 +294,7 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                       "': expected text, json, sarif, github or gitlab");
   result.format = *parsedFormat;
   result.outputPath = output;
-  result.tracePath = trace;
+  result.tracePaths.assign(trace.begin(), trace.end());
   result.baselinePath = baseline;
   result.writeBaselinePath = writeBaseline;
   result.color = useColor == cl::BOU_TRUE    ? ColorMode::Always

@@ -9,6 +9,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace streamlint {
 
@@ -19,7 +20,7 @@ struct CommandLineOptions {
   AnalyzerOptions analyzer;
   OutputFormat format = OutputFormat::Text;
   std::string outputPath;   // "" = stdout
-  std::string tracePath;    // --trace
+  std::vector<std::string> tracePaths; // --trace (files or directories)
   std::string baselinePath;      // --baseline: report only new findings
   std::string writeBaselinePath; // --write-baseline
   ColorMode color = ColorMode::Auto;

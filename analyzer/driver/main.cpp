@@ -63,8 +63,8 @@ int main(int argc, const char **argv) {
   }
   printNotes(result);
   std::string fixRoot = fixRootFor(*options, *plan);
-  if (!options->tracePath.empty())
-    if (llvm::Error error = mergeTraceFile(options->tracePath, result,
+  if (!options->tracePaths.empty())
+    if (llvm::Error error = mergeTraceFiles(options->tracePaths, result,
                                            {fixRoot, plan->databaseFiles}))
       return exitCodeAfterIsolatedWork(
           fail(llvm::toString(std::move(error)), ExitUsageError));

@@ -2,6 +2,7 @@
 // with its enclosing function and loops, call edges between user functions,
 // CUDA API use per function and loop, and host-callback registrations.
 #include "analyzer/analysis/ColdPath.h"
+#include "analyzer/analysis/DeviceLoop.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/reach/CudaApi.h"
 #include "analyzer/reach/TranslationUnitReach.h"
@@ -58,8 +59,9 @@ public:
   }
 
   // Loops: what runs once (for-init, the range) stays outside the loop, and
-  // so does all of `do { } while (0)` (CUDA_CHECK-style macros) and the
-  // never-run body of `while (false)`.
+  // so does all of `do { } while (0)` (CUDA_CHECK-style macros), the
+  // never-run body of `while (false)` and a loop over devices
+  // (analyzer/analysis/DeviceLoop.h).
   bool TraverseForStmt(ForStmt *loop) {
     TraverseStmt(loop->getInit());
     return inLoop(loop, "for", {loop->getCond(), loop->getInc(), loop->getBody()});
@@ -130,7 +132,9 @@ private:
   }
 
   bool inLoop(Stmt *loop, const char *kind, std::initializer_list<Stmt *> parts) {
-    if (frames_.empty() || runsAtMostOnce(*loop, ast_)) { // straight-line code
+    // Straight-line code: a loop that runs at most once, and a loop over
+    // devices (one iteration per GPU: set-up or teardown).
+    if (frames_.empty() || runsAtMostOnce(*loop, ast_) || visitsEachDeviceOnce(*loop, ast_)) {
       for (Stmt *part : parts)
         TraverseStmt(part);
       return true;

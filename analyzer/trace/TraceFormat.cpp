@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <limits>
+#include <map>
+#include <tuple>
 #include <stdexcept>
 
 namespace streamlint {
@@ -20,9 +22,72 @@ const std::vector<std::string> &probeCheckIds() {
   return ids;
 }
 
+namespace {
+void joinName(std::string &list, const std::string &name) {
+  if (name.empty() || list == name)
+    return;
+  for (std::size_t at = 0; at <= list.size();) {
+    std::size_t end = list.find(',', at);
+    if (end == std::string::npos)
+      end = list.size();
+    if (list.compare(at, end - at, name) == 0)
+      return;
+    at = end + 1;
+  }
+  list += list.empty() ? name : "," + name;
+}
+} // namespace
+
+void addObservationCounts(TraceObservation &m, const TraceObservation &o) {
+  m.calls += o.calls;
+  m.hostTimeUs += o.hostTimeUs;
+  m.bytes += o.bytes;
+  m.misuses += o.misuses;
+  joinName(m.api, o.api);
+  joinName(m.libraryCall, o.libraryCall);
+  joinName(m.library, o.library);
+  if (m.callers.empty())
+    m.callers = o.callers;
+  const EvidenceDeclaration *declaration = evidenceFor(m.check);
+  if (declaration && declaration->detailOfTotals)
+    m.detail = declaration->detailOfTotals(m.misuses, m.calls);
+  else if (!o.detail.empty() && m.detail.find(o.detail) == std::string::npos)
+    m.detail = m.detail.empty() ? o.detail : m.detail + "; " + o.detail;
+}
+
+ProbeTrace combineTraces(const std::vector<ProbeTrace> &traces) {
+  ProbeTrace all;
+  std::map<std::tuple<std::string, std::string, unsigned, std::string>, std::size_t> at;
+  for (const ProbeTrace &t : traces) {
+    if (all.program.empty())
+      all.program = t.program;
+    else if (t.program != all.program && all.program.find(t.program) == std::string::npos)
+      all.program += "," + t.program;
+    if (all.exitStatus == 0)
+      all.exitStatus = t.exitStatus; // the first failure
+    all.droppedCalls += t.droppedCalls;
+    all.processes += t.processes;
+    all.libraryOnlyCalls += t.libraryOnlyCalls;
+    for (const TraceObservation &o : t.observations) {
+      std::string firstCaller = o.callers.empty() ? "" : o.callers.front().file + ":" +
+                                                             std::to_string(o.callers.front().line);
+      auto key = std::make_tuple(o.check, o.file, o.line, firstCaller);
+      auto [it, inserted] = at.emplace(key, all.observations.size());
+      if (inserted)
+        all.observations.push_back(o);
+      else
+        addObservationCounts(all.observations[it->second], o);
+    }
+  }
+  return all;
+}
+
 std::string writeTraceJson(const ProbeTrace &trace) {
   nlohmann::json sites = nlohmann::json::array();
-  for (const TraceObservation &o : trace.observations)
+  for (const TraceObservation &o : trace.observations) {
+    nlohmann::json callers = nlohmann::json::array();
+    for (const TraceCaller &c : o.callers)
+      callers.push_back({{"file", c.file}, {"line", c.line}, {"function", c.function}});
     sites.push_back({{"check", o.check},
                      {"file", o.file},
                      {"line", o.line},
@@ -33,13 +98,18 @@ std::string writeTraceJson(const ProbeTrace &trace) {
                      {"misuses", o.misuses},
                      {"host_time_us", o.hostTimeUs},
                      {"bytes", o.bytes},
-                     {"detail", o.detail}});
+                     {"detail", o.detail},
+                     {"library_call", o.libraryCall},
+                     {"library", o.library},
+                     {"callers", callers}});
+  }
   nlohmann::json doc = {{"format", "streamlint-trace"},
                         {"version", trace.version},
                         {"program", trace.program},
                         {"exit_status", trace.exitStatus},
                         {"dropped_calls", trace.droppedCalls},
                         {"processes", trace.processes},
+                        {"library_only_calls", trace.libraryOnlyCalls},
                         {"observations", sites}};
   // Paths and function names come from the program's debug info: bytes
   // that are not UTF-8 are kept (analyzer/StoredJson.h), never a throw.
@@ -102,6 +172,7 @@ bool readTraceJson(const std::string &text, ProbeTrace &trace,
     trace.exitStatus = integerField<int>(doc, "exit_status", false);
     trace.droppedCalls = integerField<std::uint64_t>(doc, "dropped_calls", false);
     trace.processes = integerField<unsigned>(doc, "processes", false);
+    trace.libraryOnlyCalls = integerField<std::uint64_t>(doc, "library_only_calls", false);
     for (const nlohmann::json &s : doc.at("observations")) {
       TraceObservation o;
       o.check = s.at("check").get<std::string>();
@@ -115,6 +186,13 @@ bool readTraceJson(const std::string &text, ProbeTrace &trace,
       o.hostTimeUs = s.value("host_time_us", 0.0);
       o.bytes = integerField<std::uint64_t>(s, "bytes", false);
       o.detail = s.value("detail", "");
+      o.libraryCall = s.value("library_call", "");
+      o.library = s.value("library", "");
+      if (auto callers = s.find("callers"); callers != s.end())
+        for (const nlohmann::json &c : callers->get_ref<const nlohmann::json::array_t &>())
+          o.callers.push_back({c.at("file").get<std::string>(),
+                               integerField<unsigned>(c, "line", true),
+                               c.value("function", "")});
       trace.observations.push_back(std::move(o));
     }
   } catch (const nlohmann::json::exception &e) {

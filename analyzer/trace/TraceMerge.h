@@ -7,6 +7,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace streamlint {
 
@@ -28,10 +29,26 @@ struct TraceSources {
 llvm::Error mergeTraceFile(const std::string &path, AnalysisResult &result,
                            const TraceSources &sources);
 
-/// The merge itself, on a trace already read. Findings of checks the probe
+/// Several traces (files, or directories whose `*.trace` files are read in
+/// name order) merged as one run: combineTraces, then the merge. A single
+/// file is mergeTraceFile.
+llvm::Error mergeTraceFiles(const std::vector<std::string> &paths, AnalysisResult &result,
+                            const TraceSources &sources);
+/// The `*.trace` files directly in `directory`, sorted.
+std::vector<std::string> traceFilesIn(const std::string &directory);
+
+/// The merge itself, on a trace already read. First each observation is
+/// placed in the program: one whose line lies outside `sources` (a library
+/// built with line tables, installed outside the project) moves to its
+/// first caller inside them, naming the call the program made; one with no
+/// frame inside them whose file exists here is counted in a note, never
+/// reported at its path (a trace of another checkout, whose files do not
+/// exist here, is kept as it is). With empty `sources` nothing moves. Findings of checks the probe
 /// does not observe are left without a dynamic status. A runtime-only
-/// finding in a file `sources` does not allow is kept, and its file listed
-/// in result.withheldFiles. Keeps `result` sorted with findingLess.
+/// finding in a file `sources` does not allow (a trace of another checkout)
+/// is kept, and its file listed in result.withheldFiles. A runtime-only
+/// finding made inside a library call is a note naming that call and what it
+/// did inside. Keeps `result` sorted with findingLess.
 void mergeTrace(const ProbeTrace &trace, AnalysisResult &result,
                 const TraceSources &sources = {});
 

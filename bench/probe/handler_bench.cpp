@@ -37,7 +37,7 @@ extern "C" char __start_fakecuda[], __stop_fakecuda[];
 
 namespace {
 
-constexpr unsigned kAppFramesKept = 20; // as ProbeState.h
+constexpr unsigned kAppFramesKept = 32; // as ProbeState.h
 constexpr int kCudaFrames = 8;          // CUPTI and libcuda under the callback
 
 struct Probe {

@@ -40,6 +40,9 @@ std::vector<TraceObservation> observationsFor(const RawSite &site,
     o.line = where.line;
     o.fileGuessed = where.fileGuessed;
     o.function = where.function;
+    o.libraryCall = where.libraryCall;
+    o.library = where.library;
+    o.callers = where.callers;
     out.push_back(std::move(o));
   }
   return out;
@@ -47,25 +50,16 @@ std::vector<TraceObservation> observationsFor(const RawSite &site,
 
 void EvidenceBuilder::add(const RawSite &site, const SourceSite &where) {
   for (TraceObservation &o : observationsFor(site, where)) {
-    auto key = std::make_tuple(o.check, o.file, o.line);
+    // Different call paths to one line sum, unless their lines lie in code
+    // the merge may find outside the program: then the caller decides.
+    std::string firstCaller = o.callers.empty() ? "" : o.callers.front().file + ":" +
+                                                           std::to_string(o.callers.front().line);
+    auto key = std::make_tuple(o.check, o.file, o.line, firstCaller);
     auto it = merged_.find(key);
-    if (it == merged_.end()) {
+    if (it == merged_.end())
       merged_.emplace(key, std::move(o));
-      continue;
-    }
-    TraceObservation &m = it->second;
-    // Different call paths to one line: sum.
-    m.calls += o.calls;
-    m.hostTimeUs += o.hostTimeUs;
-    m.bytes += o.bytes;
-    m.misuses += o.misuses;
-    if (m.api != o.api && m.api.find(o.api) == std::string::npos)
-      m.api += "," + o.api;
-    const EvidenceDeclaration *declaration = evidenceFor(m.check);
-    if (declaration && declaration->detailOfTotals)
-      m.detail = declaration->detailOfTotals(m.misuses, m.calls);
-    else if (!o.detail.empty())
-      m.detail = m.detail.empty() ? o.detail : m.detail + "; " + o.detail;
+    else
+      addObservationCounts(it->second, o);
   }
 }
 

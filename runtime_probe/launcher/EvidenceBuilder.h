@@ -24,14 +24,19 @@ public:
   void add(const RawSite &site, const SourceSite &where);
   /// Sites whose call site could not be resolved (no debug info).
   void addUnresolved(const RawSite &site) { unresolvedCalls_ += site.calls; }
+  /// Sites made inside prebuilt libraries with no program frame.
+  void addLibraryOnly(const RawSite &site) { libraryOnlyCalls_ += site.calls; }
+  std::uint64_t libraryOnlyCalls() const { return libraryOnlyCalls_; }
   std::uint64_t unresolvedCalls() const { return unresolvedCalls_; }
   /// Sorted by check, file, line.
   std::vector<TraceObservation> observations() const;
 
 private:
-  std::map<std::tuple<std::string, std::string, unsigned>, TraceObservation>
+  std::map<std::tuple<std::string, std::string, unsigned, std::string>,
+           TraceObservation>
       merged_;
   std::uint64_t unresolvedCalls_ = 0;
+  std::uint64_t libraryOnlyCalls_ = 0;
 };
 
 } // namespace streamlint::probe

@@ -12,6 +12,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -174,13 +175,17 @@ bool symbolize(const std::vector<std::string> &rawFiles, ProbeTrace &trace) {
     ++trace.processes;
     trace.droppedCalls += raw.droppedCalls;
     for (const RawSite &site : raw.sites) {
-      if (auto where = resolver.resolve(raw, site))
+      bool insideLibraryOnly = false;
+      if (auto where = resolver.resolve(raw, site, &insideLibraryOnly))
         evidence.add(site, *where);
+      else if (insideLibraryOnly)
+        evidence.addLibraryOnly(site);
       else
         evidence.addUnresolved(site);
     }
   }
   trace.observations = evidence.observations();
+  trace.libraryOnlyCalls = evidence.libraryOnlyCalls();
   if (evidence.unresolvedCalls())
     std::fprintf(stderr,
                  "streamlint-probe: %llu calls came from code without debug "
@@ -240,8 +245,12 @@ int main(int argc, char **argv) {
   }
   // A raw trace named on the command line that cannot be read fails the
   // run; one a process of the program left damaged is reported and skipped.
+  auto symbolizeStart = std::chrono::steady_clock::now();
   if (!symbolize(o.rawFiles, trace) && symbolizeOnly)
     return 2;
+  double symbolizeMs = std::chrono::duration<double, std::milli>(
+                           std::chrono::steady_clock::now() - symbolizeStart)
+                           .count();
   std::ofstream out(o.output);
   out << writeTraceJson(trace);
   out.close();
@@ -251,9 +260,12 @@ int main(int argc, char **argv) {
                  o.output.c_str());
   else if (o.verbose)
     std::fprintf(stderr, "streamlint-probe: wrote %s: %zu observations from %u "
-                         "process(es), %llu calls dropped\n",
+                         "process(es), %llu calls dropped, %llu calls inside "
+                         "libraries with no frame of the program; symbolized in "
+                         "%.1f ms\n",
                  o.output.c_str(), trace.observations.size(), trace.processes,
-                 static_cast<unsigned long long>(trace.droppedCalls));
+                 static_cast<unsigned long long>(trace.droppedCalls),
+                 static_cast<unsigned long long>(trace.libraryOnlyCalls), symbolizeMs);
   if (!rawDir.empty() && !o.keepRaw) {
     for (const std::string &f : o.rawFiles)
       std::remove(f.c_str());

@@ -1,5 +1,7 @@
 #include "SiteResolver.h"
 
+#include "api/LibraryApiTable.h"
+
 #include "llvm/ADT/SmallString.h"
 
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
@@ -95,24 +97,60 @@ bool isRuntimeFrame(const SourceFrame &f) {
          base == "device_functions.h" || inToolkitHeaders(f.file);
 }
 
-std::optional<SourceSite> pickCallSite(const std::vector<SourceFrame> &frames) {
+std::string frameworkHeaderLibrary(const std::string &file) {
+  if (file.find("/torch/include/") != std::string::npos)
+    return "PyTorch";
+  if (file.find("/site-packages/") != std::string::npos ||
+      file.find("/dist-packages/") != std::string::npos)
+    return "a Python package";
+  if (startsWith(file, "/usr/include/") || file.find("/include/c++/") != std::string::npos)
+    return "the C++ library";
+  return "";
+}
+
+std::optional<SourceSite> pickCallSite(const std::vector<SourceFrame> &frames,
+                                       bool *insideLibraryOnly) {
   std::string skipHostStub; // linkage name of the kernel's host stub
+  const SourceFrame *library = nullptr; // the library frame just inside
+  std::optional<SourceSite> site;
   for (const SourceFrame &f : frames) {
+    bool programLine = f.library.empty() && !f.file.empty() && f.line != 0 &&
+                       !isRuntimeFrame(f);
+    if (site) {
+      if (programLine && site->callers.size() < kCallersKept) {
+        bool guessed = false;
+        site->callers.push_back({mapCudafeName(f.file, guessed), f.line,
+                                 llvm::demangle(f.function)});
+      }
+      continue;
+    }
     if (!skipHostStub.empty() && f.function == skipHostStub) {
       skipHostStub.clear();
       continue;
     }
     if (std::string target = deviceStubTarget(f.function); !target.empty())
       skipHostStub = target;
-    if (f.file.empty() || f.line == 0 || isRuntimeFrame(f))
+    if (!f.library.empty()) {
+      library = &f;
       continue;
-    SourceSite site;
-    site.file = mapCudafeName(f.file, site.fileGuessed);
-    site.line = f.line;
-    site.function = llvm::demangle(f.function);
-    return site;
+    }
+    if (!programLine)
+      continue;
+    site.emplace();
+    site->file = mapCudafeName(f.file, site->fileGuessed);
+    site->line = f.line;
+    site->function = llvm::demangle(f.function);
+    if (library) {
+      if (!library->function.empty())
+        site->libraryCall = libraryCallName(library->function);
+      site->library = library->library;
+      site->libraryObject = library->object;
+      site->libraryAddress = library->objectAddress;
+    }
   }
-  return std::nullopt;
+  if (insideLibraryOnly)
+    *insideLibraryOnly = !site && library;
+  return site;
 }
 
 SiteResolver::SiteResolver() {
@@ -150,13 +188,15 @@ SiteResolver::framesAt(const RawModule &module, std::uintptr_t address) {
     f.line = info.Line;
     if (info.FunctionName != llvm::DILineInfo::BadString)
       f.function = info.FunctionName;
+    f.library = frameworkHeaderLibrary(f.file);
     frames.push_back(std::move(f));
   }
   return frames;
 }
 
 std::optional<SourceSite> SiteResolver::resolve(const RawTrace &trace,
-                                                const RawSite &site) {
+                                                const RawSite &site,
+                                                bool *insideLibraryOnly) {
   std::vector<SourceFrame> frames;
   for (std::size_t i = 0; i < site.frames.size(); ++i) {
     std::uintptr_t pc = site.frames[i];
@@ -169,10 +209,22 @@ std::optional<SourceSite> SiteResolver::resolve(const RawTrace &trace,
     // Every frame is a return address (captureStack starts at its caller's),
     // pointing after the call: look up the call itself.
     std::uintptr_t address = pc - module->bias - 1;
+    if (std::string_view library = api::prebuiltLibraryOf(module->path); !library.empty()) {
+      SourceFrame f; // named below, if it turns out to be the call
+      f.library = std::string(library);
+      f.object = module->path;
+      f.objectAddress = address;
+      frames.push_back(std::move(f));
+      continue;
+    }
     const auto &resolved = framesAt(*module, address);
     frames.insert(frames.end(), resolved.begin(), resolved.end());
   }
-  return pickCallSite(frames);
+  std::optional<SourceSite> where = pickCallSite(frames, insideLibraryOnly);
+  if (where && where->libraryCall.empty() && !where->libraryObject.empty())
+    where->libraryCall =
+        libraryCallName(librarySymbols_.functionAt(where->libraryObject, where->libraryAddress));
+  return where;
 }
 
 } // namespace streamlint::probe

@@ -130,5 +130,13 @@ TEST(ApiTable, LegacyStreamHandles) {
   EXPECT_FALSE(isLegacyStreamHandle(StreamPerThreadHandle, false));
 }
 
+// Loops over devices (analyzer/analysis/DeviceLoop.h) read this fact.
+TEST(ApiTable, DeviceSelectionIsAFact) {
+  ASSERT_NE(findApi("cudaSetDevice"), nullptr);
+  EXPECT_TRUE(selectsDevice(*findApi("cudaSetDevice")));
+  EXPECT_TRUE(selectsDevice(*findApi("cuCtxSetCurrent")));
+  EXPECT_FALSE(selectsDevice(*findApi("cudaDeviceSynchronize")));
+}
+
 } // namespace
 } // namespace streamlint::api

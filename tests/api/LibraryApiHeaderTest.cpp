@@ -154,3 +154,36 @@ TEST(LibraryApiTable, WorkIsToldFromSetUp) {
 
 } // namespace
 } // namespace streamlint::api
+
+// The probe never places a call site in a prebuilt library's code, and
+// names the call into it (runtime_probe/launcher/SiteResolver).
+TEST(LibraryApiTable, TellsPrebuiltLibrariesFromTheProgram) {
+  using streamlint::api::prebuiltLibraryOf;
+  EXPECT_EQ(prebuiltLibraryOf("/usr/local/cuda/lib64/libcublas.so.13"), "cuBLAS");
+  EXPECT_EQ(prebuiltLibraryOf("/usr/local/cuda/lib64/libcublasLt.so.13"), "cuBLASLt");
+  EXPECT_EQ(prebuiltLibraryOf("/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2"),
+            "NCCL");
+  EXPECT_EQ(prebuiltLibraryOf("/venv/lib/python3.12/site-packages/nvidia/cu13/lib/libfoo.so.1"),
+            "CUDA libraries");
+  EXPECT_EQ(prebuiltLibraryOf("/opt/nccl/lib/libnccl.so.2"), "NCCL");
+  EXPECT_EQ(prebuiltLibraryOf("/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"),
+            "PyTorch");
+  EXPECT_EQ(prebuiltLibraryOf("/venv/lib/python3.12/site-packages/torch/_C.cpython-312-x86_64-linux-gnu.so"),
+            "PyTorch");
+  EXPECT_EQ(prebuiltLibraryOf("/usr/lib/libc10_cuda.so"), "PyTorch");
+  EXPECT_EQ(prebuiltLibraryOf("/usr/bin/python3.12"), "Python");
+  EXPECT_EQ(prebuiltLibraryOf("/usr/lib/x86_64-linux-gnu/libc.so.6"), "C/C++ runtime");
+  EXPECT_EQ(prebuiltLibraryOf("/usr/lib/x86_64-linux-gnu/libcudnn_ops.so.9"), "cuDNN");
+  // The program's own objects.
+  EXPECT_EQ(prebuiltLibraryOf("/home/me/app/build/app"), "");
+  EXPECT_EQ(prebuiltLibraryOf("/home/me/app/build/python_bindings.so"), "");
+  EXPECT_EQ(prebuiltLibraryOf(
+                "/root/.cache/torch_extensions/py312_cu130/my_ext/my_ext.so"),
+            "");
+  EXPECT_EQ(prebuiltLibraryOf(""), "");
+}
+
+TEST(LibraryApiTable, NcclQueuesAGroupAtItsEnd) {
+  EXPECT_EQ(streamlint::api::groupEndOf(streamlint::api::Library::Nccl), "ncclGroupEnd");
+  EXPECT_EQ(streamlint::api::groupEndOf(streamlint::api::Library::Cublas), "");
+}

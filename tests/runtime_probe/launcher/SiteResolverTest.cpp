@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <dlfcn.h>
+#include <unistd.h>
 #include <fstream>
 #include <string>
 
@@ -53,6 +55,70 @@ TEST(SiteResolver, SkipsThrustAndCubFramesInToolkitHeaders) {
   EXPECT_FALSE(isRuntimeFrame({"/src/cuda-extras/src/a.cu", 3, "_Z4drawv"}));
 }
 
+// A library that carries its own line tables (NCCL's wheel) never takes the
+// site: the program's call into it does, named after the library's entry
+// point; the program's frames further out are kept for the merge.
+TEST(SiteResolver, PlacesLibraryCallsAtTheProgramsCallAndNamesThem) {
+  SourceFrame nccl{"/dvs/p4/build/sw/gpgpu/nccl/src/enqueue.cc", 1701, "ncclLaunchPrepare"};
+  nccl.library = "NCCL";
+  SourceFrame entry{"", 0, "pncclGroupEnd"};
+  entry.library = "NCCL";
+  SourceFrame libc{"", 0, "__libc_start_call_main"};
+  libc.library = "C/C++ runtime";
+  std::vector<SourceFrame> frames = {
+      {"", 0, "cudaEventRecord"}, nccl, entry,
+      {"/src/ar.cu", 41, "_Z6reducev"}, {"/src/ar.cu", 60, "main"}, libc};
+  bool libraryOnly = true;
+  auto site = pickCallSite(frames, &libraryOnly);
+  ASSERT_TRUE(site);
+  EXPECT_FALSE(libraryOnly);
+  EXPECT_EQ(site->file, "/src/ar.cu");
+  EXPECT_EQ(site->line, 41u);
+  EXPECT_EQ(site->libraryCall, "ncclGroupEnd");
+  EXPECT_EQ(site->library, "NCCL");
+  ASSERT_EQ(site->callers.size(), 1u);
+  EXPECT_EQ(site->callers[0].line, 60u);
+  EXPECT_EQ(site->callers[0].function, "main");
+
+  // A library's own thread (NCCL's proxy): no frame of the program.
+  auto none = pickCallSite({{"", 0, "cudaMemcpyAsync"}, nccl, libc}, &libraryOnly);
+  EXPECT_FALSE(none);
+  EXPECT_TRUE(libraryOnly);
+}
+
+// Code inlined from a framework's installed headers (ATen's inline
+// wrappers) is the framework's: the extension's line is the site.
+TEST(SiteResolver, FrameworkHeadersAreTheFrameworks) {
+  EXPECT_EQ(frameworkHeaderLibrary(
+                "/usr/lib/python3/site-packages/torch/include/ATen/ops/empty.h"),
+            "PyTorch");
+  EXPECT_EQ(frameworkHeaderLibrary("/usr/include/c++/12/bits/std_function.h"),
+            "the C++ library");
+  EXPECT_EQ(frameworkHeaderLibrary("/home/me/ext/ext.cu"), "");
+  SourceFrame inlined{"/venv/lib/python3.12/site-packages/torch/include/ATen/ops/empty.h", 9,
+                      "_ZN2at5emptyEN3c108ArrayRefIlEENS0_13TensorOptionsE"};
+  inlined.library = frameworkHeaderLibrary(inlined.file);
+  SourceFrame allocator{"", 0, "_ZN3c104cuda20CUDACachingAllocator6mallocEv"};
+  allocator.library = "PyTorch";
+  auto site = pickCallSite({{"", 0, "cudaMalloc"}, allocator, inlined,
+                            {"/home/me/ext/ext.cu", 37, "_Z4gemmN2at6TensorE"}});
+  ASSERT_TRUE(site);
+  EXPECT_EQ(site->line, 37u);
+  EXPECT_EQ(site->libraryCall, "at::empty");
+}
+
+TEST(SiteResolver, NamesLibraryCallsAsTheProgramWroteThem) {
+  EXPECT_EQ(libraryCallName("cublasCreate_v2"), "cublasCreate");
+  EXPECT_EQ(libraryCallName("cublasDestroy_v2"), "cublasDestroy");
+  EXPECT_EQ(libraryCallName("pncclAllReduce"), "ncclAllReduce");
+  EXPECT_EQ(libraryCallName("ncclGroupEnd"), "ncclGroupEnd");
+  EXPECT_EQ(libraryCallName("cufftExecC2C"), "cufftExecC2C");
+  EXPECT_EQ(libraryCallName("_ZN2at5emptyEN3c108ArrayRefIlEENS0_13TensorOptionsE"),
+            "at::empty");
+  EXPECT_EQ(libraryCallName("_ZN3c104cuda20CUDACachingAllocator3getEv"),
+            "c10::cuda::CUDACachingAllocator::get");
+}
+
 TEST(SiteResolver, NoUserFrameMeansNoSite) {
   EXPECT_FALSE(pickCallSite({{"", 0, "cudaMalloc"}, {"", 0, "__libc_start_main"}}));
 }
@@ -88,3 +154,17 @@ TEST_P(SymbolizeFixture, SymbolizesARealBinary) {
 
 INSTANTIATE_TEST_SUITE_P(Unwinders, SymbolizeFixture,
                          ::testing::Values("libunwind", "libgcc"));
+
+// A library call is named from the library's exported symbols (no debug
+// info): here libc's getpid, at an address inside it.
+TEST(SiteResolver, NamesAFunctionFromALibrarysExportedSymbols) {
+  Dl_info info{};
+  ASSERT_NE(dladdr(reinterpret_cast<void *>(&getpid), &info), 0);
+  ASSERT_NE(info.dli_saddr, nullptr);
+  std::uintptr_t inFile = reinterpret_cast<std::uintptr_t>(info.dli_saddr) -
+                          reinterpret_cast<std::uintptr_t>(info.dli_fbase) + 1;
+  LibrarySymbols symbols;
+  EXPECT_NE(symbols.functionAt(info.dli_fname, inFile).find("getpid"), std::string::npos)
+      << symbols.functionAt(info.dli_fname, inFile);
+  EXPECT_EQ(symbols.functionAt("/nonexistent/libfoo.so", 0x1000), "");
+}

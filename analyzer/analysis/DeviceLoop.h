@@ -1,0 +1,23 @@
+#pragma once
+// Loops over devices: `for (int d = 0; d < n; ++d) { cudaSetDevice(d); ... }`.
+// Each iteration selects another device (the API table's selectsDevice:
+// cudaSetDevice, cuCtxSetCurrent) from the loop's own variable, so the body
+// runs once per device: set-up (allocate a buffer per GPU) or teardown
+// (synchronize each GPU), not a hot path. The reach analysis treats such a
+// loop as straight-line code, as it does `do { } while (0)`; a loop inside
+// its body, or around it, still repeats.
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+
+namespace streamlint {
+
+/// True for a for or range-for loop whose body (not a repeating loop or a
+/// lambda nested in it; a `do { } while (0)` error-check macro is looked
+/// into) calls a device-selecting API with an argument that reads
+/// a variable the loop steps: for's init or increment variables, range-for's
+/// element. `while (true) { cudaSetDevice(0); ... }` selects the same device
+/// every time and is a loop.
+bool visitsEachDeviceOnce(const clang::Stmt &loop, const clang::ASTContext &ast);
+
+} // namespace streamlint
