@@ -61,13 +61,15 @@ int main(int argc, const char **argv) {
   } else {
     result = runPlan(*plan, options->analyzer, registry);
   }
-  printNotes(result);
   std::string fixRoot = fixRootFor(*options, *plan);
   if (!options->tracePaths.empty())
     if (llvm::Error error = mergeTraceFiles(options->tracePaths, result,
-                                           {fixRoot, plan->databaseFiles}))
+                                           {fixRoot, plan->databaseFiles})) {
+      printNotes(result);
       return exitCodeAfterIsolatedWork(
           fail(llvm::toString(std::move(error)), ExitUsageError));
+    }
+  printNotes(result); // the analysis's and the merge's
 
   unsigned skippedFixes = 0;
   if (int code = writeReportAndFixes(*options, registry, result, fixRoot, skippedFixes))

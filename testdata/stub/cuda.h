@@ -19,6 +19,7 @@ typedef void(CUDA_CB *CUstreamCallback)(CUstream hStream, CUresult status,
 
 extern "C" {
 CUresult cuCtxSynchronize(void);
+CUresult cuCtxSetCurrent(CUcontext ctx);
 CUresult cuInit(unsigned int flags);
 CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A probe trace is data, not a list of files to read (issue 23, 4): a
-# runtime-only finding the trace places in /etc/passwd, in a mode-0600
-# secret outside the project or on a FIFO is reported without its source
-# line, and the file is never opened; one inside the project shows its line.
+# runtime-only observation the trace places in /etc/passwd, in a mode-0600
+# secret outside the project or on a FIFO is never opened, and (issue 27)
+# not reported at that path: it lies outside the program, a note counts its
+# calls; one inside the project shows its line. Several traces merge as one
+# run, named one by one or by their directory.
 . "$(dirname "$0")/lib.sh"
 STUB="$SRC/testdata/stub"
 FLAGS="-x cuda -std=c++17 --cuda-host-only -nocudainc -nocudalib -isystem $STUB"
@@ -24,11 +26,21 @@ cat >"$WORK/run.trace" <<JSON
 JSON
 cd "$P" || exit 1
 for format in text json sarif github gitlab; do
-  expect_exit 1 "--trace, $format" -- timeout 60 "$STREAMLINT" -p . --no-cache --trace "$WORK/run.trace" --format $format
+  expect_exit 0 "--trace, $format" -- timeout 60 "$STREAMLINT" -p . --no-cache --trace "$WORK/run.trace" --format $format
   grep -q "root:" "$WORK/out" && fail "$format: a line of /etc/passwd was printed"
   grep -q "TOP-SECRET-TOKEN" "$WORK/out" && fail "$format: the secret was printed"
 done
-expect_exit 1 "--trace, text" -- timeout 60 "$STREAMLINT" -p . --no-cache --trace "$WORK/run.trace"
-expect_stdout "/etc/passwd:1:1: warning:"
+expect_exit 0 "--trace, text" -- timeout 60 "$STREAMLINT" -p . --no-cache --trace "$WORK/run.trace"
+grep -q "/etc/passwd" "$WORK/out" && fail "a finding was reported at /etc/passwd"
 expect_stdout "// in the project"
+expect_stderr "made in code outside the project with no frame of the program"
+
+mkdir -p "$WORK/traces"
+cp "$WORK/run.trace" "$WORK/traces/rank0.trace"
+cp "$WORK/run.trace" "$WORK/traces/rank1.trace"
+expect_exit 0 "--trace DIR" -- timeout 60 "$STREAMLINT" -p . --no-cache --trace "$WORK/traces" --format json
+expect_stderr "merged 2 traces: 2 process(es)"
+expect_stdout '"calls": 4'
+expect_exit 0 "--trace twice" -- timeout 60 "$STREAMLINT" -p . --no-cache --trace "$WORK/traces/rank0.trace" --trace "$WORK/traces/rank1.trace"
+expect_stderr "merged 2 traces"
 finish
