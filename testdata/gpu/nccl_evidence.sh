@@ -28,6 +28,15 @@ tarball=/work/shared/third_party/nccl-2.28.9-include.tar.xz
 if [ "${STREAMLINT_E2E_ANALYZER_ONLY:-0}" != 1 ]; then
   [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] || { echo "SKIP: fewer than two GPUs"; exit 77; }
   program=${STREAMLINT_E2E_PROGRAM:-$work/nccl_two_gpus}
+  if [ ! -x "$program" ]; then # build it: NCCL's headers, a stub libnccl.so.2 to link
+    nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+    [ -x "$nvcc" ] || { echo "SKIP: nvcc not found"; exit 77; }
+    [ -f "$tarball" ] || { echo "SKIP: NCCL headers not found"; exit 77; }
+    mkdir -p "$work/nccl-include" && tar -xJf "$tarball" -C "$work/nccl-include" || fail "unpacking"
+    cc -shared -fPIC -Wl,-soname,libnccl.so.2 -o "$work/libnccl.so" "$here/nccl_stub.c" || fail "stub"
+    "$nvcc" -g -arch=sm_90 -I"$work/nccl-include/nccl-include" -o "$program" "$src" \
+      -L"$work" -lnccl || fail "nvcc"
+  fi
   nccl=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib"))' 2>/dev/null)
   [ -f "$nccl/libnccl.so.2" ] || { echo "SKIP: no libnccl.so.2 (nvidia-nccl-cu13)"; exit 77; }
   export LD_LIBRARY_PATH=$nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} NCCL_NVLS_ENABLE=0
