@@ -41,6 +41,26 @@ bool readsAny(const clang::Stmt *stmt, const Variables &stepped) {
   return false;
 }
 
+/// Variables the body sets from a stepped one (`int device = gpus[i];`,
+/// `device = list->ids[i];`): they step with the loop too.
+void addDerivedVariables(const clang::Stmt *stmt, Variables &stepped) {
+  if (!stmt)
+    return;
+  if (const auto *declStmt = llvm::dyn_cast<clang::DeclStmt>(stmt))
+    for (const clang::Decl *decl : declStmt->decls())
+      if (const auto *var = llvm::dyn_cast<clang::VarDecl>(decl))
+        if (var->getInit() && readsAny(var->getInit(), stepped))
+          stepped.insert(var);
+  if (const auto *assign = llvm::dyn_cast<clang::BinaryOperator>(stmt))
+    if (assign->isAssignmentOp())
+      if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(assign->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+          if (readsAny(assign->getRHS(), stepped))
+            stepped.insert(var);
+  for (const clang::Stmt *child : stmt->children())
+    addDerivedVariables(child, stepped);
+}
+
 bool selectsSteppedDevice(const clang::Stmt *stmt, const Variables &stepped,
                           const clang::ASTContext &ast) {
   // A nested loop's body runs many times per iteration; `do { } while (0)`
@@ -75,7 +95,10 @@ bool visitsEachDeviceOnce(const clang::Stmt &loop, const clang::ASTContext &ast)
     stepped.insert(rangeFor->getLoopVariable());
     body = rangeFor->getBody();
   }
-  return body && !stepped.empty() && selectsSteppedDevice(body, stepped, ast);
+  if (!body || stepped.empty())
+    return false;
+  addDerivedVariables(body, stepped);
+  return selectsSteppedDevice(body, stepped, ast);
 }
 
 } // namespace streamlint

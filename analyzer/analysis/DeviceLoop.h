@@ -16,7 +16,7 @@ namespace streamlint {
 /// lambda nested in it; a `do { } while (0)` error-check macro is looked
 /// into) calls a device-selecting API with an argument that reads
 /// a variable the loop steps: for's init or increment variables, range-for's
-/// element. `while (true) { cudaSetDevice(0); ... }` selects the same device
+/// element, and variables the body sets from those (`device = gpus[i]`). `while (true) { cudaSetDevice(0); ... }` selects the same device
 /// every time and is a loop.
 bool visitsEachDeviceOnce(const clang::Stmt &loop, const clang::ASTContext &ast);
 

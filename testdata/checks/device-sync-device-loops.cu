@@ -84,3 +84,14 @@ void checkedTearDown(int devices) {
     CUDA_CHECK(cudaDeviceSynchronize()); // CHECK: device-sync(note) {{not on a hot path}}
   }
 }
+
+// cuda-samples simpleCUFFT_MGPU: the device comes from a list indexed by i.
+struct Descriptor { int GPUs[8]; };
+void waitEach(const Descriptor *descriptor, int gpus) {
+  int device;
+  for (int i = 0; i < gpus; i++) {
+    device = descriptor->GPUs[i];
+    cudaSetDevice(device);
+    cudaDeviceSynchronize(); // CHECK: device-sync(note) {{not on a hot path}}
+  }
+}
