@@ -1,4 +1,5 @@
 #include "analyzer/analysis/ProvenanceIndex.h"
+#include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 
@@ -7,6 +8,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace streamlint {
 namespace {
@@ -57,6 +59,12 @@ class ProvenanceIndexBuilder : public clang::RecursiveASTVisitor<ProvenanceIndex
 public:
   explicit ProvenanceIndexBuilder(ProvenanceIndex &index) : index_(index) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  /// Walking a top-level declaration outside the AST's traversal scope (a
+  /// system header's): the parent map does not cover it, so a tracked
+  /// pointer used there counts as escaping (its provenance unknown), while
+  /// calls and address-taken functions are recorded as everywhere.
+  bool outsideScope = false;
 
   bool VisitCallExpr(clang::CallExpr *call) {
     calleeRefs_.insert(call->getCallee()->IgnoreParenImpCasts());
@@ -131,6 +139,10 @@ private:
   /// How a reference to a tracked pointer uses it: a read, a write we can
   /// follow, or an escape that makes its provenance unknown.
   void classify(const clang::Expr *ref, const clang::ValueDecl *decl, bool captured) {
+    if (outsideScope) {
+      index_.definitions_[decl].escapes = true;
+      return;
+    }
     const clang::Expr *node = ref;
     const clang::Stmt *parent = parentOf(index_.ast_, node);
     while (parent && llvm::isa<clang::ParenExpr>(parent)) {
@@ -175,6 +187,10 @@ private:
   /// are definitions of the array, merged flow-insensitively; the array
   /// itself passed anywhere escapes.
   void classifyElement(const clang::Expr *ref, const clang::ValueDecl *decl, bool captured) {
+    if (outsideScope) {
+      index_.definitions_[decl].escapes = true;
+      return;
+    }
     const clang::Stmt *decay = parentOf(index_.ast_, ref);
     const auto *cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(decay);
     const auto *subscript = cast && cast->getCastKind() == clang::CK_ArrayToPointerDecay
@@ -237,7 +253,21 @@ void ProvenanceIndex::build() {
     return;
   built_ = true;
   ProvenanceIndexBuilder builder(*this);
-  builder.TraverseDecl(ast_.getTranslationUnitDecl());
+  if (traversesWholeTranslationUnit(ast_)) {
+    builder.TraverseDecl(ast_.getTranslationUnitDecl());
+    return;
+  }
+  // Every call in the TU, system headers' included: a file-local function
+  // called from a library template (a lambda given to std::for_each) has
+  // callers the TU does not show as its own.
+  const std::vector<clang::Decl *> &scope = ast_.getTraversalScope();
+  llvm::DenseSet<const clang::Decl *> inScope(scope.begin(), scope.end());
+  for (clang::Decl *decl : ast_.getTranslationUnitDecl()->decls()) {
+    if (traversedThroughItsExpression(*decl))
+      continue;
+    builder.outsideScope = !inScope.count(decl);
+    builder.TraverseDecl(decl);
+  }
 }
 
 const ProvenanceIndex::Definitions *

@@ -1,5 +1,6 @@
 #include "analyzer/driver/TranslationUnitRunner.h"
 
+#include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/reach/TranslationUnitReach.h"
 #include "analyzer/support/Paths.h"
@@ -233,6 +234,9 @@ private:
       if (checks.back()->needs() & NeedsAstMatches)
         checks.back()->registerMatchers(finder);
     }
+    // System headers are outside every walk and the parent map
+    // (analyzer/analysis/AnalysisScope.h).
+    limitTraversalToUserCode(ast);
     // One walk for the call graph, only if an enabled check needs it; what
     // it records depends on the CUDA API table alone, never on options.
     if (needs & NeedsCallGraph)

@@ -1,0 +1,121 @@
+// AnalysisScope: the checks' walks and the parent map cover the TU's
+// declarations outside system headers, and ProvenanceIndex still sees the
+// calls a system header's template makes of the user's functions.
+#include "analyzer/analysis/AnalysisScope.h"
+#include "analyzer/analysis/PointerProvenance.h"
+#include "analyzer/analysis/TranslationUnitContext.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <gtest/gtest.h>
+
+namespace streamlint {
+namespace {
+
+namespace am = clang::ast_matchers;
+
+// A system header: a template that calls what it is given, and a function
+// of its own.
+constexpr const char *SystemHeader = R"(
+namespace sys {
+template <class F, class T> void apply(F f, T *p) { f(p); }
+inline void own(float *p) { float *q = p; (void)q; }
+}
+)";
+
+constexpr const char *MainFile = R"(
+#include <sysapply.h>
+void copy(float *pinned) {
+  auto onOne = [](float *p) { (void)p; };
+  onOne(pinned);
+  sys::apply(onOne, pinned);
+  for (int i = 0; i < 2; ++i) { float *local = pinned; (void)local; }
+}
+)";
+
+std::unique_ptr<clang::ASTUnit> parse() {
+  return clang::tooling::buildASTFromCodeWithArgs(
+      MainFile, {"-std=c++17", "-isystem", "/scope-test/include"}, "/scope-test/main.cpp",
+      "scope-test", std::make_shared<clang::PCHContainerOperations>(),
+      clang::tooling::getClangStripDependencyFileAdjuster(),
+      {{"/scope-test/include/sysapply.h", SystemHeader}});
+}
+
+std::vector<std::string> namesOf(const std::vector<clang::Decl *> &decls) {
+  std::vector<std::string> names;
+  for (const clang::Decl *decl : decls)
+    if (const auto *named = llvm::dyn_cast<clang::NamedDecl>(decl))
+      names.push_back(named->getNameAsString());
+  return names;
+}
+
+TEST(AnalysisScope, KeepsTheUsersDeclarationsOnly) {
+  std::unique_ptr<clang::ASTUnit> unit = parse();
+  ASSERT_TRUE(unit);
+  clang::ASTContext &ast = unit->getASTContext();
+  std::vector<std::string> names = namesOf(userTopLevelDeclarations(ast));
+  EXPECT_NE(std::find(names.begin(), names.end(), "copy"), names.end());
+  EXPECT_EQ(std::find(names.begin(), names.end(), "sys"), names.end());
+  EXPECT_TRUE(traversesWholeTranslationUnit(ast));
+  limitTraversalToUserCode(ast);
+  EXPECT_FALSE(traversesWholeTranslationUnit(ast));
+}
+
+TEST(AnalysisScope, MatchersAndParentsSeeUserCodeOnly) {
+  std::unique_ptr<clang::ASTUnit> unit = parse();
+  ASSERT_TRUE(unit);
+  clang::ASTContext &ast = unit->getASTContext();
+  limitTraversalToUserCode(ast);
+  struct Collector : am::MatchFinder::MatchCallback {
+    std::vector<std::string> names;
+    const clang::VarDecl *local = nullptr;
+    void run(const am::MatchFinder::MatchResult &result) override {
+      const auto *var = result.Nodes.getNodeAs<clang::VarDecl>("var");
+      names.push_back(var->getNameAsString());
+      if (var->getName() == "local")
+        local = var;
+    }
+  } collector;
+  am::MatchFinder finder;
+  finder.addMatcher(am::varDecl().bind("var"), &collector);
+  finder.matchAST(ast);
+  auto seen = [&](const char *name) {
+    return std::find(collector.names.begin(), collector.names.end(), name) !=
+           collector.names.end();
+  };
+  EXPECT_TRUE(seen("local"));
+  EXPECT_FALSE(seen("q")) << "a variable of a system header's function was matched";
+  // The parent map, built after the scope was set, covers the user's code.
+  ASSERT_NE(collector.local, nullptr);
+  const clang::Stmt *init = collector.local->getInit();
+  ASSERT_NE(init, nullptr);
+  const clang::FunctionDecl *function = enclosingFunctionOf(ast, *init);
+  ASSERT_NE(function, nullptr);
+  EXPECT_EQ(function->getNameAsString(), "copy");
+}
+
+TEST(AnalysisScope, ProvenanceStillSeesCallsFromSystemTemplates) {
+  std::unique_ptr<clang::ASTUnit> unit = parse();
+  ASSERT_TRUE(unit);
+  clang::ASTContext &ast = unit->getASTContext();
+  limitTraversalToUserCode(ast);
+  PointerProvenance provenance(ast);
+  const clang::FunctionDecl *lambdaCall = nullptr;
+  size_t calls = 0;
+  for (const auto &[callee, sites] : provenance.callsByCallee())
+    if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
+      if (method->getParent()->isLambda()) {
+        lambdaCall = callee;
+        calls = sites.size();
+      }
+  ASSERT_NE(lambdaCall, nullptr);
+  // onOne(pinned) in copy() and f(p) in sys::apply<lambda, float>.
+  EXPECT_EQ(calls, 2u);
+}
+
+} // namespace
+} // namespace streamlint
