@@ -69,7 +69,8 @@ need("parallel:" in open(f"{src}/integrations/gitlab/streamlint.gitlab-ci.yml").
      "gitlab: a parallel: example")
 # The `streamlint` job is `extends: .streamlint` (so the shards recipe can
 # replace what it runs); its resolved form is checked.
-sys.path.insert(0, f"{src}/tests/e2e")
+import os
+sys.path.insert(0, os.path.join(os.environ["STREAMLINT_SOURCE_DIR"], "tests/e2e"))
 import ci_local
 job = ci_local.resolve_job(gitlab, "streamlint")
 need(gitlab.get("streamlint", {}).get("extends") == ".streamlint", "gitlab: streamlint extends .streamlint")
