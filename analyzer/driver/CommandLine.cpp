@@ -31,6 +31,7 @@ Examples:
   streamlint -p build/ src/a.cu src/b.cu
   streamlint -p build/ -j 8 --format sarif -o streamlint.sarif
   streamlint -p build/ --checks='-*,default-stream' --format json
+  streamlint -p build/ --min-severity=warning --diff-base=origin/main
   streamlint -p build/ --shard=1/2 -o shard-1.json    # CI: one job per shard,
   streamlint -p build/ --merge-shards shard-*.json --format sarif -o out.sarif
 
@@ -66,10 +67,13 @@ In GitHub Actions, --format github also appends a table of all findings to
 $GITHUB_STEP_SUMMARY.
 
 Exit codes:
-  0  no warnings (notes alone do not fail)
-  1  at least one warning or error finding
+  0  no warnings (notes alone do not fail); --write-baseline wrote them
+  1  at least one warning or error finding (at or above --min-severity; on
+     a changed line with --diff-base/--diff-file)
   2  usage or input error (bad option, unreadable or malformed compile
-     database or config file, a named file with no entry, unreadable trace)
+     database or config file, a named file with no entry, unreadable trace,
+     a bad diff; a check selection that enables no check or names one that
+     does not exist: no silent green run, --allow-no-checks permits none)
   3  some translation unit could not be analyzed fully (compile errors);
      the others were analyzed and reported. The report says which TUs and
      whether clang stopped at a fatal error (a missing include, too many

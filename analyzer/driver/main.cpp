@@ -108,8 +108,9 @@ int main(int argc, const char **argv) {
                                                        started)
                              .count());
   // --write-baseline records the findings; that is the run's purpose, not a
-  // failure (incomplete TUs and skipped fixes still say so).
-  if (!options->writeBaselinePath.empty())
+  // failure (incomplete TUs and skipped fixes still say so). With --baseline
+  // too, the new findings still count.
+  if (!options->writeBaselinePath.empty() && options->baselinePath.empty())
     result.findings.clear();
   return exitCodeAfterIsolatedWork(
       exitCodeFor(result, options->partialAnalysis, skippedFixes));
