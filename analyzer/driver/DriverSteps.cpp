@@ -34,13 +34,18 @@ void printNotes(const AnalysisResult &result) {
 
 void printSummary(const AnalysisResult &result, const SummaryCounts &counts,
                   double elapsedSeconds) {
-  unsigned warnings = 0, notes = 0;
+  unsigned errors = 0, warnings = 0, notes = 0;
   std::map<std::string, std::array<unsigned, 3>> byCheck; // note, warning, error
   for (const Finding &finding : result.findings) {
-    (finding.severity == Severity::Note ? notes : warnings)++;
+    (finding.severity == Severity::Note      ? notes
+     : finding.severity == Severity::Warning ? warnings
+                                             : errors)++;
     ++byCheck[finding.checkId][static_cast<int>(finding.severity)];
   }
-  llvm::errs() << "streamlint: " << warnings << " warning(s), " << notes
+  llvm::errs() << "streamlint: ";
+  if (errors) // --warnings-as-errors; otherwise the line reads as it always did
+    llvm::errs() << errors << " error(s), ";
+  llvm::errs() << warnings << " warning(s), " << notes
                << " note(s) in " << result.translationUnits
                << " translation unit(s)";
   if (!result.problems.empty())

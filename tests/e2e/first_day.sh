@@ -88,6 +88,8 @@ run 0 "--min-severity=error: warnings neither reported nor failing" --min-severi
 lacks_stdout "warning:"
 run 1 "--warnings-as-errors with --min-severity=error" --warnings-as-errors='device-*' --min-severity=error
 expect_stdout "src/a.cu:2:"; expect_stdout "error: "
+expect_stderr "streamlint: 3 error(s), 0 warning(s), 0 note(s) in 2 translation unit(s)"
+expect_stderr "  device-sync: 3 error(s)"
 run 2 "bad --min-severity" --min-severity=warn
 expect_stderr "--min-severity 'warn': expected note, warning or error"
 printf "MinSeverity: warning\nWarningsAsErrors: 'device-sync'\n" >"$P/.streamlint.yaml"
