@@ -70,8 +70,8 @@ size_t beyondParserLimits(llvm::StringRef text, std::string &problem) {
   return llvm::StringRef::npos;
 }
 
-const char *const kKnownKeys =
-    "Checks, CheckOptions, HeaderFilterRegex, ExcludePaths, InheritParentConfig";
+const char *const kKnownKeys = "Checks, CheckOptions, HeaderFilterRegex, ExcludePaths, "
+                               "InheritParentConfig, WarningsAsErrors, MinSeverity";
 
 /// Walks the YAML tree once; the first problem becomes the error.
 class ConfigParser {
@@ -137,7 +137,11 @@ private:
     if (key == "Checks") {
       if (!readScalar(value, text))
         return fail(value, key, "expected a string of comma-separated globs, e.g. '-*,device-sync'");
-      if (llvm::Error error = checkGlobs(value, text))
+      if (llvm::StringRef(text).trim(" \t,").empty())
+        return fail(value, key, "empty: it would enable no check (remove the key for "
+                                "the parent's or the default selection; '-*' disables "
+                                "every check here)");
+      if (llvm::Error error = checkGlobs(value, text, key))
         return error;
       config.checks = text;
     } else if (key == "CheckOptions") {
@@ -161,6 +165,16 @@ private:
                                       llvm::toString(glob.takeError()));
         config.excludePaths.push_back(text);
       }
+    } else if (key == "WarningsAsErrors") {
+      if (!readScalar(value, text))
+        return fail(value, key, "expected a string of comma-separated check globs");
+      if (llvm::Error error = checkGlobs(value, text, key))
+        return error;
+      config.warningsAsErrors = text;
+    } else if (key == "MinSeverity") {
+      if (!readScalar(value, text) || (text != "note" && text != "warning" && text != "error"))
+        return fail(value, key, "expected note, warning or error");
+      config.minSeverity = text;
     } else if (key == "InheritParentConfig") {
       if (!readScalar(value, text) || (text != "true" && text != "false"))
         return fail(value, key, "expected true or false");
@@ -200,7 +214,7 @@ private:
   }
 
   /// A glob that selects nothing is almost always a typo: say so.
-  llvm::Error checkGlobs(yaml::Node *node, llvm::StringRef globs) {
+  llvm::Error checkGlobs(yaml::Node *node, llvm::StringRef globs, llvm::StringRef key) {
     llvm::SmallVector<llvm::StringRef, 8> parts;
     globs.split(parts, ',', -1, /*KeepEmpty=*/false);
     for (llvm::StringRef part : parts) {
@@ -211,12 +225,12 @@ private:
         continue;
       auto glob = llvm::GlobPattern::create(part);
       if (!glob)
-        return fail(node, "Checks", "invalid glob '" + part.str() + "': " +
+        return fail(node, key, "invalid glob '" + part.str() + "': " +
                                         llvm::toString(glob.takeError()));
       if (!knownChecks_.empty() &&
           std::none_of(knownChecks_.begin(), knownChecks_.end(),
                        [&](const std::string &id) { return glob->match(id); }))
-        return fail(node, "Checks", "'" + part.str() + "' matches no check (see --list-checks)");
+        return fail(node, key, "'" + part.str() + "' matches no check (see --list-checks)");
     }
     return llvm::Error::success();
   }

@@ -21,6 +21,8 @@ struct ConfigFile {
   std::map<std::string, std::string> checkOptions; // CheckOptions
   std::optional<std::string> headerFilterRegex;  // HeaderFilterRegex
   std::vector<std::string> excludePaths;         // ExcludePaths (globs)
+  std::optional<std::string> warningsAsErrors;   // WarningsAsErrors (check globs)
+  std::optional<std::string> minSeverity;        // MinSeverity: note, warning, error
   bool inheritParentConfig = false;              // InheritParentConfig
 };
 

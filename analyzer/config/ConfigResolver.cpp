@@ -149,7 +149,7 @@ llvm::Expected<EffectiveConfig> ConfigResolver::configForDirectory(llvm::StringR
 
   // Farthest first, so that nearer files and then the command line win.
   EffectiveConfig config;
-  std::optional<std::string> checks;
+  std::optional<std::string> checks, warningsAsErrors;
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const ConfigFile &source = **it;
     config.sources.push_back(source.path);
@@ -159,6 +159,11 @@ llvm::Expected<EffectiveConfig> ConfigResolver::configForDirectory(llvm::StringR
       config.checkOptions.set(key, value);
     if (source.headerFilterRegex)
       config.headerFilterRegex = *source.headerFilterRegex;
+    if (source.warningsAsErrors)
+      warningsAsErrors = warningsAsErrors ? *warningsAsErrors + "," + *source.warningsAsErrors
+                                          : *source.warningsAsErrors;
+    if (source.minSeverity)
+      config.minSeverity = *source.minSeverity;
     std::string base(llvm::sys::path::parent_path(source.path));
     for (const std::string &pattern : source.excludePaths)
       config.excludePaths.push_back({base, pattern});
@@ -175,6 +180,12 @@ llvm::Expected<EffectiveConfig> ConfigResolver::configForDirectory(llvm::StringR
     config.checkOptions.set(key, value);
   if (overrides_.headerFilterRegex)
     config.headerFilterRegex = *overrides_.headerFilterRegex;
+  if (overrides_.warningsAsErrors)
+    warningsAsErrors = warningsAsErrors ? *warningsAsErrors + "," + *overrides_.warningsAsErrors
+                                        : *overrides_.warningsAsErrors;
+  config.warningsAsErrors = warningsAsErrors.value_or("");
+  if (overrides_.minSeverity)
+    config.minSeverity = *overrides_.minSeverity;
   return config;
 }
 
@@ -187,14 +198,29 @@ void dumpConfig(const EffectiveConfig &config, llvm::StringRef forFile,
     out << "# from " << source << "\n";
   out << "Checks: " << quoted(config.checks) << "\n";
   out << "HeaderFilterRegex: " << quoted(config.headerFilterRegex) << "\n";
-  out << "ExcludePaths:" << (config.excludePaths.empty() ? " []" : "") << "\n";
+  out << "WarningsAsErrors: " << quoted(config.warningsAsErrors) << "\n";
+  out << "MinSeverity: " << config.minSeverity << "\n";
+  // Globs are written relative to the directory the dump is for (where it
+  // is meant to be saved as .streamlint.yaml), absolute when they lie
+  // outside it, so a committed dump works in every checkout.
+  std::string here = absolutePath(forFile);
+  if (!llvm::sys::fs::is_directory(here))
+    here = std::string(llvm::sys::path::parent_path(here));
+  out << "ExcludePaths:" << (config.excludePaths.empty() ? " []" : "");
+  if (!config.excludePaths.empty())
+    out << "  # relative to " << here;
+  out << "\n";
   for (const ExcludeGlob &exclude : config.excludePaths) {
     llvm::SmallString<256> pattern(exclude.baseDirectory);
     if (llvm::sys::path::is_absolute(exclude.pattern))
       pattern = exclude.pattern;
     else
       llvm::sys::path::append(pattern, exclude.pattern);
-    out << "  - " << quoted(pattern) << "\n";
+    llvm::StringRef shown = pattern;
+    if (shown.consume_front(here) && shown.consume_front("/") && !shown.empty())
+      out << "  - " << quoted(shown) << "\n";
+    else
+      out << "  - " << quoted(pattern) << "\n";
   }
   // Every declared option, set or not, so the dump shows what there is to
   // set and loads back to the same settings.

@@ -22,6 +22,8 @@ struct ConfigOverrides {
   std::optional<std::string> checks;       // --checks: appended to Checks
   std::map<std::string, std::string> checkOptions; // --check-option: override
   std::optional<std::string> headerFilterRegex;    // --header-filter: replaces
+  std::optional<std::string> warningsAsErrors;     // --warnings-as-errors: appended
+  std::optional<std::string> minSeverity;          // --min-severity: replaces
   bool strict = false; // --strict: every option's strictValue, unless --check-option
 };
 
@@ -38,6 +40,10 @@ struct EffectiveConfig {
   std::string headerFilterRegex;           // "" = findings in all headers kept
   std::vector<ExcludeGlob> excludePaths;
   std::vector<std::string> sources;        // config files applied, farthest first
+  /// WarningsAsErrors: warnings of these checks are reported as errors.
+  std::string warningsAsErrors;
+  /// MinSeverity: findings below it are neither reported nor fail the run.
+  std::string minSeverity = "note";
 
   /// Whether `file` (absolute) matches an ExcludePaths glob.
   bool excludes(llvm::StringRef file) const;

@@ -1,6 +1,7 @@
 #include "analyzer/driver/Analyzer.h"
 
 #include "analyzer/driver/NamedFiles.h"
+#include "analyzer/driver/Progress.h"
 #include "analyzer/driver/UnitAnalysis.h"
 #include "analyzer/reach/ReachResolution.h"
 #include "analyzer/support/Paths.h"
@@ -129,11 +130,15 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
   unsigned jobs = options.jobs ? options.jobs
                                : std::max(1u, std::thread::hardware_concurrency());
   llvm::StdThreadPool pool(llvm::hardware_concurrency(jobs));
+  Progress progress(options.progress && first < units.size(), units.size() - first);
   for (size_t i = first; i < units.size(); ++i)
     pool.async([&, i] {
       bool skip = units[i].reported ? options.skipTranslationUnitsWithoutCuda
                                     : options.skipContextWithoutCuda;
       results[i] = analyzePlannedUnit(units[i], skip, options, registry, index);
+      const PlannedUnit &unit = units[i];
+      progress.finished(unit.substituteFile.empty() ? unit.entry.file : unit.substituteFile,
+                        results[i].fromIndex, results[i].outcome.skippedWithoutCuda);
     });
   pool.wait();
 }
@@ -143,7 +148,10 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
 static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
                                      std::vector<UnitResult> &results,
                                      ReportScope &scope, AnalysisResult result,
-                                     index::ProjectIndex *index) {
+                                     index::ProjectIndex *index, SummaryCounts *counts) {
+  SummaryCounts ignored;
+  if (!counts)
+    counts = &ignored;
   std::vector<std::string> mainFiles;
   for (const PlannedUnit &unit : units)
     mainFiles.push_back(absolutePath(unit.substituteFile.empty() ? unit.entry.file
@@ -162,18 +170,36 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
     return units[unit].config.reportsIn(file, mainFiles[unit]);
   };
 
+  // A context TU through which a named header is reported counts among the
+  // TUs the report covers.
+  auto reportsNamedHeader = [&](size_t unit) {
+    for (const index::IncludedFile &file : results[unit].outcome.includes)
+      if (scope.namedHeaders.count(file.path))
+        return true;
+    return false;
+  };
+
   reach::ProgramSummary program;
+  std::vector<Finding> filtered; // covered, but outside the header filter
   unsigned contextProblems = 0;
   for (size_t i = 0; i < units.size(); ++i) {
     TranslationUnitOutcome &outcome = results[i].outcome;
     result.fromIndex += results[i].fromIndex;
+    counts->parsed += !results[i].fromIndex && !outcome.skippedWithoutCuda;
     if (units[i].reported) {
       result.skippedWithoutCuda += outcome.skippedWithoutCuda;
       result.translationUnits += !outcome.skippedWithoutCuda;
+    } else if (reportsNamedHeader(i)) {
+      result.translationUnits += !outcome.skippedWithoutCuda;
     }
-    for (Finding &finding : outcome.findings)
-      if (scope.covers(finding.location.file) && reportedBy(finding.location.file, i))
+    for (Finding &finding : outcome.findings) {
+      if (!scope.covers(finding.location.file))
+        continue;
+      if (reportedBy(finding.location.file, i))
         result.findings.push_back(std::move(finding));
+      else if (units[i].reported)
+        filtered.push_back(std::move(finding));
+    }
     if (outcome.problem && units[i].reported)
       result.problems.push_back(std::move(*outcome.problem));
     else if (outcome.problem)
@@ -200,25 +226,34 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
       reported = reportedBy(finding.location.file, i);
     if (reported)
       result.findings.push_back(std::move(finding));
+    else
+      filtered.push_back(std::move(finding));
   }
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
   // A header included by several TUs reports once.
   result.findings.erase(std::unique(result.findings.begin(),
                                     result.findings.end(), sameFinding),
                         result.findings.end());
+  // Counted once each, and not when another TU's config reports it.
+  std::stable_sort(filtered.begin(), filtered.end(), findingLess);
+  filtered.erase(std::unique(filtered.begin(), filtered.end(), sameFinding), filtered.end());
+  for (const Finding &finding : filtered)
+    counts->headerFilter += !std::binary_search(
+        result.findings.begin(), result.findings.end(), finding, findingLess);
   return result;
 }
 
 AnalysisResult resultOfWholeDatabase(const AnalysisPlan &plan,
-                                     std::vector<UnitResult> results) {
+                                     std::vector<UnitResult> results,
+                                     SummaryCounts *counts) {
   ReportScope scope;
   AnalysisResult result;
   result.notes = plan.notes;
-  return assembleResult(plan.units, results, scope, std::move(result), nullptr);
+  return assembleResult(plan.units, results, scope, std::move(result), nullptr, counts);
 }
 
 AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
-                       const CheckRegistry &registry) {
+                       const CheckRegistry &registry, SummaryCounts *counts) {
   std::vector<PlannedUnit> units = plan.units;
   std::vector<UnitResult> results;
   std::unique_ptr<index::ProjectIndex> index = openIndex(plan);
@@ -231,7 +266,7 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
   size_t databaseUnits = units.size();
   addNamedHeaders(plan, results, scope, units, result.notes);
   analyzeUnits(units, databaseUnits, results, options, registry, index.get());
-  return assembleResult(units, results, scope, std::move(result), index.get());
+  return assembleResult(units, results, scope, std::move(result), index.get(), counts);
 }
 
 AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,

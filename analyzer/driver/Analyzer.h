@@ -45,6 +45,19 @@ struct AnalyzerOptions {
   /// compile database (<dir>/.streamlint).
   bool useIndex = false;
   std::string cacheDirectory;
+  /// `[N/M] file` on stderr as each TU finishes (analyzer/driver/Progress.h).
+  bool progress = false;
+};
+
+/// What a run's summary says beyond AnalysisResult: TUs parsed in this run
+/// (whole-program context included), and findings not reported, by why.
+struct SummaryCounts {
+  unsigned parsed = 0;
+  unsigned headerFilter = 0;  // outside HeaderFilterRegex or in ExcludePaths
+  unsigned nolint = 0;        // NOLINT comments
+  unsigned baseline = 0;      // in the --baseline
+  unsigned belowSeverity = 0; // below --min-severity / MinSeverity
+  unsigned outsideDiff = 0;   // not on a changed line (--diff-base, --diff-file)
 };
 
 /// One translation unit and the settings it is analyzed with.
@@ -92,9 +105,10 @@ llvm::Expected<AnalysisResult> runAnalysis(const AnalyzerOptions &options,
 llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
                                           const CheckRegistry &registry);
 
-/// Analyzes a plan's units in parallel (options.jobs).
+/// Analyzes a plan's units in parallel (options.jobs); `counts`, when
+/// given, receives what the summary says beyond the result.
 AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
-                       const CheckRegistry &registry);
+                       const CheckRegistry &registry, SummaryCounts *counts = nullptr);
 
 /// The clang invocations the analysis would run (--show-commands, benchmarks).
 llvm::Expected<std::vector<ClangInvocation>>

@@ -1,5 +1,8 @@
 #include "analyzer/driver/CommandLine.h"
+#include "analyzer/driver/ReportPolicy.h"
 
+#include "clang/Basic/Version.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
@@ -28,6 +31,7 @@ Examples:
   streamlint -p build/ src/a.cu src/b.cu
   streamlint -p build/ -j 8 --format sarif -o streamlint.sarif
   streamlint -p build/ --checks='-*,default-stream' --format json
+  streamlint -p build/ --min-severity=warning --diff-base=origin/main
   streamlint -p build/ --shard=1/2 -o shard-1.json    # CI: one job per shard,
   streamlint -p build/ --merge-shards shard-*.json --format sarif -o out.sarif
 
@@ -63,10 +67,13 @@ In GitHub Actions, --format github also appends a table of all findings to
 $GITHUB_STEP_SUMMARY.
 
 Exit codes:
-  0  no warnings (notes alone do not fail)
-  1  at least one warning or error finding
+  0  no warnings (notes alone do not fail); --write-baseline wrote them
+  1  at least one warning or error finding (at or above --min-severity; on
+     a changed line with --diff-base/--diff-file)
   2  usage or input error (bad option, unreadable or malformed compile
-     database or config file, a named file with no entry, unreadable trace)
+     database or config file, a named file with no entry, unreadable trace,
+     a bad diff; a check selection that enables no check or names one that
+     does not exist: no silent green run, --allow-no-checks permits none)
   3  some translation unit could not be analyzed fully (compile errors);
      the others were analyzed and reported. The report says which TUs and
      whether clang stopped at a fatal error (a missing include, too many
@@ -91,6 +98,11 @@ cl::list<std::string> sourceFiles(cl::Positional, cl::desc("[<source>...]"),
 cl::opt<std::string> checks("checks", cl::desc("Comma-separated globs of checks to run; "
                                                "'-' disables (e.g. '-*,default-stream')"),
                             cl::init("*"), cl::cat(category));
+cl::opt<bool> allowNoChecks(
+    "allow-no-checks",
+    cl::desc("A check selection that enables no check is not an error (as clang-tidy's "
+             "--allow-no-checks): parse only"),
+    cl::cat(category));
 cl::opt<bool> listChecks("list-checks", cl::desc("List the checks and exit"),
                          cl::cat(category));
 cl::opt<bool> fix("fix", cl::desc("Apply the fixes of findings to files under the project root "
@@ -200,8 +212,35 @@ cl::opt<bool> mergeShards(
              "holding them): write the report one run over the whole database gives, "
              "whole-program findings included"),
     cl::cat(category));
-cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary line on stderr"),
+cl::opt<bool> quiet("quiet", cl::desc("Do not print the summary on stderr"),
                     cl::cat(category));
+cl::opt<cl::boolOrDefault> progress(
+    "progress",
+    cl::desc("Print [N/M] file on stderr as each translation unit finishes (default: "
+             "only when stderr is a terminal); --progress=false turns it off"),
+    cl::cat(category));
+cl::opt<std::string> minSeverity(
+    "min-severity",
+    cl::desc("Report only findings of this severity or higher; the others neither "
+             "appear nor fail the run (overrides MinSeverity)"),
+    cl::value_desc("note|warning|error"), cl::cat(category));
+cl::opt<std::string> warningsAsErrors(
+    "warnings-as-errors",
+    cl::desc("Comma-separated globs of checks whose warnings are reported as errors "
+             "(appended to WarningsAsErrors), e.g. with --min-severity=error to fail "
+             "only on them"),
+    cl::value_desc("globs"), cl::cat(category));
+cl::opt<std::string> diffBase(
+    "diff-base",
+    cl::desc("Report only findings on lines changed since this git revision (`git diff "
+             "REV`: the working tree against it; for a branch pass its merge base)"),
+    cl::value_desc("rev"), cl::cat(category));
+cl::opt<std::string> diffFile(
+    "diff-file",
+    cl::desc("Report only findings on lines this unified diff adds or changes ('-' reads "
+             "stdin), as clang-tidy-diff: e.g. git diff -U0 origin/main... | streamlint "
+             "--diff-file=-"),
+    cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> crashRecovery(
     "crash-recovery",
     cl::desc("A TU whose parse crashes clang is reported and the run goes on "
@@ -236,10 +275,13 @@ llvm::Error shardOptions(CommandLineOptions &result) {
   if (result.outputPath.empty())
     return usageError("--shard: name the shard part to write with -o FILE");
   if (format.getNumOccurrences() || fix || fixDryRun || !exportFixes.empty() ||
-      !baseline.empty() || !writeBaseline.empty() || !trace.empty())
+      !baseline.empty() || !writeBaseline.empty() || !trace.empty() ||
+      !minSeverity.empty() || !warningsAsErrors.empty() || !diffBase.empty() ||
+      !diffFile.empty())
     return usageError("--shard writes a shard part; --format, --fix, --fix-dry-run, "
-                      "--export-fixes, --baseline, --write-baseline and --trace "
-                      "belong to the --merge-shards run");
+                      "--export-fixes, --baseline, --write-baseline, --trace, "
+                      "--min-severity, --warnings-as-errors, --diff-base and "
+                      "--diff-file belong to the --merge-shards run");
   return llvm::Error::success();
 }
 
@@ -248,13 +290,29 @@ llvm::Error shardOptions(CommandLineOptions &result) {
 llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter([](llvm::raw_ostream &out) {
-    out << "streamlint " STREAMLINT_VERSION "\n";
+    out << "streamlint " STREAMLINT_VERSION " (commit " STREAMLINT_COMMIT ")\n"
+        << "  built with LLVM " LLVM_VERSION_STRING " (" << clang::getClangFullVersion()
+        << ")\n";
   });
   cl::extrahelp more(moreHelp);
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (!cl::ParseCommandLineOptions(argc, argv, overview, &errorStream))
-    return usageError(llvm::StringRef(errors).trim());
+  // The parser names the program by argv[0], which may be an absolute path:
+  // messages and "Try: 'streamlint --help'" say "streamlint".
+  std::vector<const char *> arguments(argv, argv + argc);
+  if (!arguments.empty())
+    arguments[0] = "streamlint";
+  if (!cl::ParseCommandLineOptions(argc, arguments.data(), overview, &errorStream)) {
+    // fail() prefixes "streamlint: error: "; the parser's own prefix goes.
+    llvm::SmallVector<llvm::StringRef, 4> lines;
+    llvm::StringRef(errors).trim().split(lines, '\n');
+    std::string message;
+    for (llvm::StringRef line : lines) {
+      line.consume_front("streamlint: ");
+      message += (message.empty() ? "" : "\n") + line.str();
+    }
+    return usageError(message);
+  }
 
   CommandLineOptions result;
   result.analyzer.buildPath = buildPath;
@@ -286,6 +344,13 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
       return usageError("--header-filter '" + headerFilter + "': " + problem);
     config.headerFilterRegex = headerFilter;
   }
+  if (minSeverity.getNumOccurrences()) {
+    if (!parseSeverity(minSeverity))
+      return usageError("--min-severity '" + minSeverity + "': expected note, warning or error");
+    config.minSeverity = minSeverity;
+  }
+  if (warningsAsErrors.getNumOccurrences())
+    config.warningsAsErrors = warningsAsErrors;
   result.analyzer.config = std::move(config);
   result.analyzer.skipFilesNotInDatabase = skipFilesNotInDatabase;
   auto parsedFormat = parseOutputFormat(format);
@@ -301,6 +366,8 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
                  : useColor == cl::BOU_FALSE ? ColorMode::Never
                                              : ColorMode::Auto;
   result.listChecks = listChecks;
+  result.checksGiven = checks.getNumOccurrences() > 0;
+  result.allowNoChecks = allowNoChecks;
   result.showCommands = showCommands;
   result.dumpConfig = dumpConfigOption;
   if (fix && fixDryRun)
@@ -312,6 +379,13 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
     return usageError("--fix-root '" + fixRoot + "': not a directory");
   result.fixRoot = fixRoot;
   result.quiet = quiet;
+  result.analyzer.progress = progress == cl::BOU_TRUE ||
+                             (progress == cl::BOU_UNSET &&
+                              llvm::sys::Process::StandardErrIsDisplayed());
+  if (!diffBase.empty() && !diffFile.empty())
+    return usageError("--diff-base and --diff-file exclude each other");
+  result.diffBase = diffBase;
+  result.diffFile = diffFile;
   if (partialAnalysis == "warn")
     result.partialAnalysis = PartialAnalysisPolicy::Warn;
   else if (partialAnalysis != "error")

@@ -25,6 +25,10 @@ struct CommandLineOptions {
   std::string writeBaselinePath; // --write-baseline
   ColorMode color = ColorMode::Auto;
   bool listChecks = false;
+  /// --checks was given (its value is analyzer.checks).
+  bool checksGiven = false;
+  /// --allow-no-checks: a selection that enables no check is not an error.
+  bool allowNoChecks = false;
   bool showCommands = false;  // print the clang command per TU and exit
   bool dumpConfig = false;    // print the effective config and exit
   bool fix = false;           // --fix: apply the applicable fixes
@@ -32,6 +36,9 @@ struct CommandLineOptions {
   std::string exportFixesPath; // --export-fixes: clang-apply-replacements YAML
   std::string fixRoot;        // --fix-root: where fixes may write ("" = the project)
   bool quiet = false;
+  /// --diff-base REV / --diff-file FILE: report only findings on changed lines.
+  std::string diffBase;
+  std::string diffFile;
   /// --shard=I/N: analyze 1/N of the TUs, write the part to outputPath.
   ShardSpec shard;
   /// --merge-shards: the positional arguments are shard parts (or

@@ -1,22 +1,64 @@
 #include "analyzer/driver/ConfigCommands.h"
 
 #include "llvm/Support/FileSystem.h"
+#include <nlohmann/json.hpp>
 #include "llvm/Support/Path.h"
 
 namespace streamlint {
 
-llvm::Error dumpEffectiveConfig(const AnalyzerOptions &options,
-                                const CheckRegistry &registry, llvm::raw_ostream &out) {
+namespace {
+
+/// The effective config for the first named file, else the current directory.
+llvm::Expected<EffectiveConfig> configHere(const AnalyzerOptions &options,
+                                           const CheckRegistry &registry,
+                                           std::string &where) {
   OptionCatalog catalog = registry.optionCatalog();
   ConfigResolver resolver(options.config.value_or(ConfigOverrides{}), catalog.checks, catalog);
-  llvm::SmallString<256> where;
-  llvm::sys::fs::current_path(where);
-  auto config = options.files.empty() ? resolver.configForDirectory(where)
-                                      : resolver.configFor(options.files.front());
+  llvm::SmallString<256> cwd;
+  llvm::sys::fs::current_path(cwd);
+  where = options.files.empty() ? std::string(cwd) : options.files.front();
+  return options.files.empty() ? resolver.configForDirectory(cwd)
+                               : resolver.configFor(options.files.front());
+}
+
+} // namespace
+
+llvm::Error dumpEffectiveConfig(const AnalyzerOptions &options,
+                                const CheckRegistry &registry, llvm::raw_ostream &out) {
+  std::string where;
+  auto config = configHere(options, registry, where);
   if (!config)
     return config.takeError();
-  dumpConfig(*config, options.files.empty() ? where.str() : options.files.front(), out,
-             catalog);
+  dumpConfig(*config, where, out, registry.optionCatalog());
+  return llvm::Error::success();
+}
+
+llvm::Error listEnabledChecks(const AnalyzerOptions &options, const CheckRegistry &registry,
+                              bool json, bool allowNoChecks, llvm::raw_ostream &out) {
+  std::string where;
+  auto config = configHere(options, registry, where);
+  if (!config)
+    return config.takeError();
+  CheckSelection selection(config->checks);
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const CheckDescriptor &check : registry.checks()) {
+    if (!selection.enabled(check.rule.id))
+      continue;
+    if (!json)
+      out << check.rule.id << ": " << check.rule.shortDescription << "\n";
+    list.push_back({{"id", check.rule.id},
+                    {"description", check.rule.shortDescription},
+                    {"severity", severityName(check.rule.defaultSeverity)},
+                    {"help_uri", check.rule.helpUri}});
+  }
+  if (list.empty() && !allowNoChecks)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no checks enabled: Checks '" + config->checks +
+                                       "' selects none of the " +
+                                       std::to_string(registry.checks().size()) +
+                                       " checks (--allow-no-checks lists none)");
+  if (json)
+    out << list.dump(2) << "\n";
   return llvm::Error::success();
 }
 

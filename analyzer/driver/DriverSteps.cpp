@@ -1,6 +1,7 @@
 #include "analyzer/driver/DriverSteps.h"
 
 #include "analyzer/driver/ExitCode.h"
+#include "analyzer/driver/ReportPolicy.h"
 #include "analyzer/OutputFile.h"
 #include "analyzer/baseline/Baseline.h"
 #include "analyzer/fix/FixApplier.h"
@@ -11,8 +12,13 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <map>
 
 namespace streamlint {
 
@@ -26,11 +32,20 @@ void printNotes(const AnalysisResult &result) {
     llvm::errs() << "streamlint: note: " << note << "\n";
 }
 
-void printSummary(const AnalysisResult &result) {
-  unsigned warnings = 0, notes = 0;
-  for (const Finding &finding : result.findings)
-    (finding.severity == Severity::Note ? notes : warnings)++;
-  llvm::errs() << "streamlint: " << warnings << " warning(s), " << notes
+void printSummary(const AnalysisResult &result, const SummaryCounts &counts,
+                  double elapsedSeconds) {
+  unsigned errors = 0, warnings = 0, notes = 0;
+  std::map<std::string, std::array<unsigned, 3>> byCheck; // note, warning, error
+  for (const Finding &finding : result.findings) {
+    (finding.severity == Severity::Note      ? notes
+     : finding.severity == Severity::Warning ? warnings
+                                             : errors)++;
+    ++byCheck[finding.checkId][static_cast<int>(finding.severity)];
+  }
+  llvm::errs() << "streamlint: ";
+  if (errors) // --warnings-as-errors; otherwise the line reads as it always did
+    llvm::errs() << errors << " error(s), ";
+  llvm::errs() << warnings << " warning(s), " << notes
                << " note(s) in " << result.translationUnits
                << " translation unit(s)";
   if (!result.problems.empty())
@@ -41,7 +56,31 @@ void printSummary(const AnalysisResult &result) {
                  << " without CUDA skipped (--all-translation-units analyzes them)";
   if (result.fromIndex)
     llvm::errs() << "; " << result.fromIndex << " TU result(s) from the index";
-  llvm::errs() << "\n";
+  llvm::errs() << "; " << counts.parsed << " parsed; "
+               << llvm::format("%.1f", elapsedSeconds) << " s\n";
+  for (const auto &[check, counts] : byCheck) {
+    llvm::errs() << "  " << check << ":";
+    const char *separator = " ";
+    for (Severity severity : {Severity::Error, Severity::Warning, Severity::Note})
+      if (unsigned count = counts[static_cast<int>(severity)]) {
+        llvm::errs() << separator << count << " " << severityName(severity) << "(s)";
+        separator = ", ";
+      }
+    llvm::errs() << "\n";
+  }
+  const SummaryCounts &hidden = counts;
+  std::vector<std::string> hiddenBy;
+  auto add = [&](unsigned count, const char *why) {
+    if (count)
+      hiddenBy.push_back(std::to_string(count) + " " + why);
+  };
+  add(hidden.nolint, "by NOLINT");
+  add(hidden.baseline, "in the baseline");
+  add(hidden.headerFilter, "outside the header filter or in ExcludePaths");
+  add(hidden.belowSeverity, "below the minimum severity");
+  add(hidden.outsideDiff, "not on a changed line");
+  if (!hiddenBy.empty())
+    llvm::errs() << "  not reported: " << llvm::join(hiddenBy, "; ") << "\n";
   for (const TranslationUnitProblem &problem : result.problems) {
     if (!problem.fatalError.empty() && problem.analyzedPartially) {
       llvm::errs() << "streamlint: " << problem.file
@@ -66,7 +105,16 @@ void printSummary(const AnalysisResult &result) {
 std::string fixRootFor(const CommandLineOptions &options, const AnalysisPlan &plan) {
   if (!options.fixRoot.empty())
     return options.fixRoot;
-  return projectRootOf(plan.databaseFiles);
+  return projectRootOf(plan.databaseFiles,
+                       std::string(llvm::sys::path::parent_path(plan.databasePath)));
+}
+
+/// Automatic colors also need the environment's consent: NO_COLOR set to
+/// anything but "" (no-color.org) or TERM=dumb turn them off.
+static bool colorsWelcome() {
+  if (!llvm::sys::Process::GetEnv("NO_COLOR").value_or("").empty())
+    return false;
+  return llvm::sys::Process::GetEnv("TERM").value_or("") != "dumb";
 }
 
 /// Writes `text` to stdout or stderr; 0, or exit 2 with a message when the
@@ -107,11 +155,14 @@ static int runFixes(const CommandLineOptions &options,
 
 int writeReportAndFixes(const CommandLineOptions &options,
                         const CheckRegistry &registry, AnalysisResult &result,
-                        const std::string &fixRoot, unsigned &skippedFixes) {
+                        const std::string &fixRoot, const ChangedLines *changed,
+                        SummaryCounts &counts, unsigned &skippedFixes) {
   SourceTextCache sources; // each source file read once for all of the below
   for (const std::string &file : result.withheldFiles)
     sources.withhold(file);
+  size_t before = result.findings.size();
   removeSuppressedFindings(result.findings, sources);
+  counts.nolint += before - result.findings.size();
 
   OutputOptions output;
   output.rules = registry.rules();
@@ -123,9 +174,14 @@ int writeReportAndFixes(const CommandLineOptions &options,
   if (options.format == OutputFormat::Github)
     output.githubStepSummaryPath =
         llvm::sys::Process::GetEnv("GITHUB_STEP_SUMMARY").value_or("");
+  before = result.findings.size();
   if (llvm::Error error =
           applyBaselineOptions(options.baselinePath, options.writeBaselinePath,
                                result, output, sources))
+    return fail(llvm::toString(std::move(error)), ExitUsageError);
+  counts.baseline += before - result.findings.size();
+  if (llvm::Error error =
+          applyReportPolicy(result, options.analyzer.config, registry, changed, counts))
     return fail(llvm::toString(std::move(error)), ExitUsageError);
   // The whole report is rendered first, then written in one piece: to a
   // file all or nothing (a temporary renamed over it), to a stream checked.
@@ -136,7 +192,7 @@ int writeReportAndFixes(const CommandLineOptions &options,
     // apply`); the report goes to stderr.
     bool toStderr = options.fixDryRun;
     output.color = options.color == ColorMode::Always ||
-                   (options.color == ColorMode::Auto &&
+                   (options.color == ColorMode::Auto && colorsWelcome() &&
                     (toStderr ? llvm::sys::Process::StandardErrIsDisplayed()
                               : llvm::sys::Process::StandardOutIsDisplayed()));
     writeFindings(options.format, result, output, sources, rendered);

@@ -4,6 +4,7 @@
 
 #include "analyzer/Finding.h"
 #include "analyzer/driver/Analyzer.h"
+#include "analyzer/driver/ChangedLines.h"
 #include "analyzer/driver/CommandLine.h"
 #include "checks/CheckRegistry.h"
 
@@ -17,8 +18,12 @@ int fail(const llvm::Twine &message, int code);
 /// Notes about the run (index, interpolated commands), on stderr.
 void printNotes(const AnalysisResult &result);
 
-/// The one-line summary and the TUs that could not be analyzed, on stderr.
-void printSummary(const AnalysisResult &result);
+/// The summary on stderr: findings and TUs (parsed, from the index) and
+/// the elapsed time on one line, then the counts per check, what NOLINT,
+/// the baseline, the header filter, the severity threshold and the changed
+/// lines hid, and the TUs that could not be analyzed.
+void printSummary(const AnalysisResult &result, const SummaryCounts &counts,
+                  double elapsedSeconds);
 
 /// --show-commands: the clang command per TU, and what translation dropped.
 int showCommands(const AnalyzerOptions &options);
@@ -33,6 +38,7 @@ std::string fixRootFor(const CommandLineOptions &options, const AnalysisPlan &pl
 /// or an exit code.
 int writeReportAndFixes(const CommandLineOptions &options,
                         const CheckRegistry &registry, AnalysisResult &result,
-                        const std::string &fixRoot, unsigned &skippedFixes);
+                        const std::string &fixRoot, const ChangedLines *changed,
+                        SummaryCounts &counts, unsigned &skippedFixes);
 
 } // namespace streamlint

@@ -32,7 +32,8 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
 /// pass over every summary, sorted and deduplicated. A run naming no file
 /// and the merge of CI shards (analyzer/driver/Shards.h) both end here.
 AnalysisResult resultOfWholeDatabase(const AnalysisPlan &plan,
-                                     std::vector<UnitResult> results);
+                                     std::vector<UnitResult> results,
+                                     SummaryCounts *counts = nullptr);
 
 /// The index key of a TU: tool identity, translated command, toolchain,
 /// in-memory files and the checks and options it runs with.

@@ -2,6 +2,7 @@
 #include "analyzer/support/Paths.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 namespace streamlint {
@@ -19,7 +20,31 @@ bool isCheckoutTop(llvm::StringRef directory) {
 
 } // namespace
 
-std::string projectRootOf(const std::vector<std::string> &sourceFiles) {
+std::string cmakeSourceDirectory(const std::string &buildDirectory) {
+  if (buildDirectory.empty())
+    return "";
+  llvm::SmallString<256> cache(buildDirectory);
+  llvm::sys::path::append(cache, "CMakeCache.txt");
+  auto text = llvm::MemoryBuffer::getFile(cache, /*IsText=*/true);
+  if (!text || (*text)->getBufferSize() > (64u << 20))
+    return "";
+  llvm::SmallVector<llvm::StringRef, 0> lines;
+  (*text)->getBuffer().split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    // CMAKE_HOME_DIRECTORY:INTERNAL=/path/to/source
+    if (!line.consume_front("CMAKE_HOME_DIRECTORY:"))
+      continue;
+    llvm::StringRef value = line.split('=').second.rtrim("\r");
+    if (value.empty() || !llvm::sys::path::is_absolute(value) ||
+        !llvm::sys::fs::is_directory(value))
+      return "";
+    return value.str();
+  }
+  return "";
+}
+
+std::string projectRootOf(const std::vector<std::string> &sourceFiles,
+                          const std::string &databaseDirectory) {
   std::string common;
   for (const std::string &file : sourceFiles) {
     std::string directory(llvm::sys::path::parent_path(absolutePath(file)));
@@ -38,6 +63,13 @@ std::string projectRootOf(const std::vector<std::string> &sourceFiles) {
        up = llvm::sys::path::parent_path(up))
     if (isCheckoutTop(up))
       return up.str();
+  std::string cmakeSource = cmakeSourceDirectory(databaseDirectory);
+  auto under = [](const std::string &path, const std::string &directory) {
+    return path == directory || llvm::StringRef(path).starts_with(directory + "/");
+  };
+  if (!cmakeSource.empty() &&
+      (under(common, cmakeSource) || under(realPathOf(common), realPathOf(cmakeSource))))
+    return cmakeSource;
   return common;
 }
 

@@ -3,6 +3,9 @@
 #include "analyzer/InputFile.h"
 #include "analyzer/OutputFile.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/BuildID.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -23,6 +26,17 @@ std::string toolIdentity() {
     std::string identity = std::string("streamlint ") + STREAMLINT_VERSION + " " +
                            kEntryFormat;
     std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+    // The linker's build ID names the binary's content: the same streamlint
+    // rebuilt from the same sources (a CI job's `install: source`) or
+    // installed elsewhere is the same tool, and the cache hits. Without one,
+    // its path, size and modification time.
+    if (auto object = llvm::object::ObjectFile::createObjectFile(exe)) {
+      llvm::object::BuildIDRef id = llvm::object::getBuildID(object->getBinary());
+      if (!id.empty())
+        return identity + " build-id " + llvm::toHex(id, /*LowerCase=*/true);
+    } else {
+      llvm::consumeError(object.takeError());
+    }
     llvm::sys::fs::file_status status;
     if (!exe.empty() && !llvm::sys::fs::status(exe, status))
       identity += " " + exe + " " + std::to_string(status.getSize()) + " " +

@@ -87,10 +87,17 @@ Options parse(int argc, char **argv) {
 std::string probeLibrary(const char *argv0) {
   if (const char *env = std::getenv("STREAMLINT_PROBE_LIBRARY"))
     return env;
+  // Installed, the library is private: <prefix>/lib/streamlint/ (as Debian
+  // wants a package's private libraries); in the build tree, ../lib.
   std::string self = llvm::sys::fs::getMainExecutable(argv0, (void *)&probeLibrary);
-  llvm::SmallString<256> lib(llvm::sys::path::parent_path(self));
-  llvm::sys::path::append(lib, "..", "lib", "libstreamlint_probe.so");
-  llvm::sys::path::remove_dots(lib, true);
+  llvm::SmallString<256> lib;
+  for (const char *directory : {"lib/streamlint", "lib"}) {
+    lib = llvm::sys::path::parent_path(self);
+    llvm::sys::path::append(lib, "..", directory, "libstreamlint_probe.so");
+    llvm::sys::path::remove_dots(lib, true);
+    if (llvm::sys::fs::exists(lib))
+      break;
+  }
   return std::string(lib);
 }
 

@@ -182,8 +182,22 @@ TEST_F(ConfigTree, DumpConfigLoadsBackToTheSameSettings) {
   EXPECT_EQ(reloaded.checks, config.checks);
   EXPECT_EQ(reloaded.headerFilterRegex, "it's/.*");
   EXPECT_EQ(reloaded.checkOptions.all(), config.checkOptions.all());
-  EXPECT_TRUE(reloaded.excludes(path("p/gen/x.cu")));
-  EXPECT_FALSE(reloaded.excludes(path("q/gen/x.cu")));
+  // Issue 22: globs relative to the directory the dump is for (portable
+  // across checkouts), so a copy elsewhere excludes relative to itself.
+  EXPECT_NE(dumped.find("  - 'gen/*'"), std::string::npos) << dumped;
+  EXPECT_TRUE(reloaded.excludes(path("q/gen/x.cu")));
+  EXPECT_FALSE(reloaded.excludes(path("p/gen/x.cu")));
+}
+
+TEST_F(ConfigTree, DumpConfigKeepsGlobsOutsideItsDirectoryAbsolute) {
+  write("p/.streamlint.yaml", "ExcludePaths: [gen/*]\n");
+  write("p/sub/.streamlint.yaml", "InheritParentConfig: true\nExcludePaths: [own/*]\n");
+  EffectiveConfig config = resolve("p/sub/a.cu");
+  std::string dumped;
+  llvm::raw_string_ostream out(dumped);
+  dumpConfig(config, path("p/sub/a.cu"), out);
+  EXPECT_NE(dumped.find("  - '" + path("p/gen/*") + "'"), std::string::npos) << dumped;
+  EXPECT_NE(dumped.find("  - 'own/*'"), std::string::npos) << dumped;
 }
 
 } // namespace

@@ -37,14 +37,24 @@ run "$F" "no config: every finding"
 expect_stdout "inc/h.cuh:2:"; expect_stdout "a.cu:2:"; expect_stdout "sub/b.cu:2:"
 
 printf "Checks: '-*'\n" >"$P/.streamlint.yaml"
-run 0 "root config disables everything"
+# Issue 22: a selection that enables no check anywhere is an error (it was
+# a silent green run), naming the pattern and the file it came from.
+run 2 "root config disables everything"
+expect_stderr "no checks enabled: Checks '-*' (from $P/.streamlint.yaml)"
 lacks_stdout "device-sync"
+run 0 "--allow-no-checks: parse only" --allow-no-checks
+lacks_stdout "device-sync"
+printf "Checks: ''\n" >"$P/.streamlint.yaml"
+run 2 "an empty Checks in a config file"
+expect_stderr "$P/.streamlint.yaml:1:9: Checks: empty"
+printf "Checks: '-*'\n" >"$P/.streamlint.yaml"
 printf "InheritParentConfig: true\nChecks: 'device-sync'\n" >"$P/sub/.streamlint.yaml"
 run "$F" "nearer config re-enables for sub/ only"
 expect_stdout "sub/b.cu:2:"; lacks_stdout "a.cu:2:"; lacks_stdout "gen/g.cu"
 run "$F" "--checks is appended to Checks" --checks=device-sync
 expect_stdout "a.cu:2:"; expect_stdout "gen/g.cu:2:"
-run 0 "--checks wins over the nearer config" --checks=-device-sync
+run 2 "--checks wins over the nearer config: nothing left" --checks=-device-sync
+expect_stderr "no checks enabled: Checks '-*,-device-sync' (from $P/.streamlint.yaml)"
 lacks_stdout "device-sync"
 
 printf "HeaderFilterRegex: 'nothing-matches'\nExcludePaths: ['gen/*']\n" >"$P/.streamlint.yaml"
@@ -60,9 +70,11 @@ expect_stderr "--header-filter '('"
 run 0 "--dump-config" --dump-config a.cu
 expect_stdout "# from $P/.streamlint.yaml"
 expect_stdout "HeaderFilterRegex: 'nothing-matches'"
-expect_stdout "  - '$P/gen/*'"
-cp "$WORK/out" "$WORK/dumped.yaml"
-run "$F" "--config-file with the dumped config" --config-file "$WORK/dumped.yaml"
+# Issue 22: globs relative to the directory the dump is for, so a committed
+# dump works in every checkout.
+expect_stdout "  - 'gen/*'"
+cp "$WORK/out" "$P/dumped.yaml"
+run "$F" "--config-file with the dumped config" --config-file "$P/dumped.yaml"
 expect_stdout "a.cu:2:"; lacks_stdout "h.cuh"; lacks_stdout "gen/g.cu"
 run 2 "missing --config-file" --config-file "$WORK/none.yaml"
 expect_stderr "$WORK/none.yaml: cannot read config file"

@@ -13,13 +13,15 @@ for f in bin/streamlint bin/streamlint-pre-commit share/doc/streamlint/integrati
 done
 [ -x "$PREFIX/bin/streamlint-pre-commit" ] || fail "streamlint-pre-commit is not executable"
 if [ -f "$BUILD/lib/libstreamlint_probe.so" ]; then
-  [ -f "$PREFIX/lib/libstreamlint_probe.so" ] || fail "probe library not in lib/"
+  [ -f "$PREFIX/lib/streamlint/libstreamlint_probe.so" ] || fail "probe library not in lib/streamlint/"
+  [ -e "$PREFIX/lib/libstreamlint_probe.so" ] && fail "probe library in lib/ (a private library)"
   [ -x "$PREFIX/bin/streamlint-probe" ] || fail "streamlint-probe not in bin/"
 fi
 
 export PATH=/usr/bin:/bin
 expect_exit 0 "installed streamlint --version" -- "$PREFIX/bin/streamlint" --version
 expect_stdout "streamlint 0."
+expect_stdout "built with LLVM 22."
 
 # The installed hook finds the installed streamlint next to itself.
 BUILT_STREAMLINT=$STREAMLINT
@@ -33,10 +35,11 @@ cd "$P" || exit 1
 # device-sync gives a note or a warning depending on its version: the
 # installed hook must exit as the built streamlint does.
 "$BUILT_STREAMLINT" a.cu >/dev/null 2>&1; F=$?
+: >"$P/a.cuh"
 expect_exit "$F" "installed hook" -- "$PREFIX/bin/streamlint-pre-commit" a.cu a.cuh
 expect_stdout "a.cu:2:12: "
 expect_stdout "[device-sync]"
-expect_stderr "skipped 1 file not in compile_commands.json: a.cuh"
+expect_stderr "a.cuh: no translation unit of the compile database includes it"
 
 # The .deb (needs dpkg-deb, as on Debian).
 if command -v dpkg-deb >/dev/null && [ -f "$BUILD/CPackConfig.cmake" ]; then
@@ -46,7 +49,7 @@ if command -v dpkg-deb >/dev/null && [ -f "$BUILD/CPackConfig.cmake" ]; then
     fail "no .deb in $WORK/pkg"
   else
     depends=$(dpkg-deb -f "$deb" Depends)
-    for d in libclang-cpp22 libllvm22 libclang-common-22-dev; do
+    for d in "libc6 (>= 2.36)" libclang-cpp22 libllvm22 libclang-common-22-dev clang-22; do
       case "$depends" in *"$d"*) ;; *) fail ".deb Depends lacks $d: $depends" ;; esac
     done
     dpkg-deb -c "$deb" >"$WORK/contents"

@@ -38,6 +38,9 @@ for ref in re.findall(r"inputs\.([a-z-]+)", yaml.safe_dump(action)):
 
 workflow = load("integrations/github/example-workflow.yml")
 need(workflow.get("permissions", {}).get("security-events") == "write", "workflow: security-events write")
+need(workflow.get("permissions", {}).get("actions") == "read", "workflow: actions read (private repositories)")
+for name in ("baseline", "min-severity", "changed-lines-only", "warnings-as-errors"):
+    need(name in action.get("inputs", {}), f"action: input {name}")
 need(any("integrations/github" in s.get("uses", "") for s in workflow["jobs"]["streamlint"]["steps"]),
      "workflow: uses the action")
 
@@ -64,7 +67,13 @@ need(merge_job.get("artifacts", {}).get("reports", {}).get("codequality") == "$S
      "gitlab: merge job's codequality report")
 need("parallel:" in open(f"{src}/integrations/gitlab/streamlint.gitlab-ci.yml").read(),
      "gitlab: a parallel: example")
-job = gitlab.get("streamlint", {})
+# The `streamlint` job is `extends: .streamlint` (so the shards recipe can
+# replace what it runs); its resolved form is checked.
+import os
+sys.path.insert(0, os.path.join(os.environ["STREAMLINT_SOURCE_DIR"], "tests/e2e"))
+import ci_local
+job = ci_local.resolve_job(gitlab, "streamlint")
+need(gitlab.get("streamlint", {}).get("extends") == ".streamlint", "gitlab: streamlint extends .streamlint")
 need(job.get("artifacts", {}).get("reports", {}).get("codequality") == "$STREAMLINT_REPORT",
      "gitlab: codequality report artifact")
 need(all(isinstance(line, str) for line in job.get("script", [])), "gitlab: script lines are strings")

@@ -45,9 +45,9 @@ jq -e '.runs[0].invocations[0].toolExecutionNotifications[] | select(.properties
   || fail "sarif: fatal notification message does not name the fatal error"
 
 # --partial-analysis=warn: the same report, the exit code of the findings.
-expect_exit 0 "--partial-analysis=warn, no warnings" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=warn --checks='-*' --use-color=false
+expect_exit 0 "--partial-analysis=warn, no warnings" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=warn --checks='-*' --allow-no-checks --use-color=false
 expect_stdout "fatal.cu: error: translation unit analyzed partially"
-expect_exit 3 "--partial-analysis=error" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=error --checks='-*'
+expect_exit 3 "--partial-analysis=error" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=error --checks='-*' --allow-no-checks
 expect_exit 2 "--partial-analysis=maybe" -- "$STREAMLINT" -p "$WORK/db" --partial-analysis=maybe
 expect_stderr "--partial-analysis 'maybe': expected error or warn"
 # -include as gcc and nvcc find it: the entry's directory first, then the
@@ -68,14 +68,14 @@ cat >"$WORK/pre/compile_commands.json" <<JSON
 ]
 JSON
 cp "$WORK/pre/a.cu" "$WORK/pre/b.cu"
-expect_exit 0 "-include found on -I" -- "$STREAMLINT" -p "$WORK/pre" --checks='-*' --use-color=false
+expect_exit 0 "-include found on -I" -- "$STREAMLINT" -p "$WORK/pre" --checks='-*' --allow-no-checks --use-color=false
 cp "$WORK/pre/a.cu" "$WORK/pre2/a.cu"
 echo '#define PRE_INCLUDED 1' >"$WORK/pre2/pre.h"
 echo '#error the -I copy was read before the working directory' >"$WORK/pre2/inc/pre.h"
 cat >"$WORK/pre2/compile_commands.json" <<JSON
 [{"directory": "$WORK/pre2", "file": "a.cu", "command": "nvcc -include pre.h -Iinc -c a.cu -o a.o"}]
 JSON
-expect_exit 0 "-include: the working directory first" -- "$STREAMLINT" -p "$WORK/pre2" --checks='-*' --use-color=false
+expect_exit 0 "-include: the working directory first" -- "$STREAMLINT" -p "$WORK/pre2" --checks='-*' --allow-no-checks --use-color=false
 # Errors in device-only code (a __global__ or __device__ body, or its
 # template instantiations) cannot hide a host finding: they do not make a TU
 # partial. That is where nvcc's front end accepts what clang rejects: a
@@ -109,7 +109,7 @@ CU
  {"directory": "$WORK/device", "file": "both.cu", "command": "nvcc -arch=sm_90 -c both.cu -o both.o"}]
 JSON
   expect_exit 3 "device-only errors do not make a TU partial, host ones do" -- \
-    "$STREAMLINT" -p "$WORK/device" --checks='-*' --use-color=false
+    "$STREAMLINT" -p "$WORK/device" --checks='-*' --allow-no-checks --use-color=false
   expect_stdout "both.cu: error: translation unit analyzed partially after 1 error"
   grep -q "k.cu: error" "$WORK/out" && fail "k.cu reported partial: $(cat "$WORK/out")"
 fi

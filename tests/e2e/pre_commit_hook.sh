@@ -55,14 +55,27 @@ cd "$P" && git init -q && git add src README.md
 case $F in 0|1) ;; *) fail "streamlint on bad.cu: exit $F" ;; esac
 
 # All staged files: bad.cu's finding is shown (--verbose: even if it is only
-# a note), headers and files the build does not compile are skipped with one
-# line, README.md is not passed at all.
+# a note), headers through the TUs that include them, a source the build
+# does not compile (yet) with a neighbour's command, saying so (issue 22:
+# never passed silently); README.md is not passed at all.
 expect_exit "$F" "hook on a finding" -- pre-commit try-repo "$HOOKS" streamlint --all-files --verbose
 expect_stdout "src/bad.cu:2:19: "
 expect_stdout "[device-sync]"
 expect_stdout "src/sync.cuh:3:"
-expect_stdout "streamlint: skipped 1 file not in build/compile_commands.json: src/tool.cpp"
+expect_stdout "src/tool.cpp: no entry in the compile database; analyzed with the command of"
+grep -q "skipped" "$WORK/out" && fail "a staged file was skipped"
 grep -q "README.md" "$WORK/out" && fail "README.md was passed to the hook"
+
+# A new source with a finding, staged before the build knows it: the hook
+# fails as it does for a file in the database (it used to pass).
+printf '#include <cuda_runtime.h>\nvoid newSync() { for (int i = 0; i < 2; ++i) cudaDeviceSynchronize(); }\n' >src/new_file.cu
+git add src/new_file.cu
+"$STREAMLINT" -p build src/new_file.cu >/dev/null 2>&1; N=$?
+[ "$N" = 1 ] || fail "streamlint on a new file with a warning: exit $N, expected 1"
+expect_exit 1 "hook on a new file" -- pre-commit try-repo "$HOOKS" streamlint --files src/new_file.cu
+expect_stdout "src/new_file.cu:2:"
+expect_stdout "(interpolated)"
+git rm -q --cached src/new_file.cu && rm src/new_file.cu
 
 expect_exit 0 "hook on clean files" -- pre-commit try-repo "$HOOKS" streamlint --files src/good.cu src/kernels.cuh
 expect_stdout "Passed"

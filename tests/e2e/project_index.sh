@@ -132,10 +132,25 @@ fi
 expect_from_index config 0 "after a config change"
 rm .streamlint.yaml
 run unconfig; expect_from_index unconfig 3 "config removed: the earlier entries are still valid"
-# A new binary (another mtime) is another tool.
+# The same binary elsewhere with another mtime (a CI job's `install: source`
+# rebuilding the same sources) is the same tool (issue 22: the key holds the
+# binary's build ID, not its path and mtime); another build ID is another tool.
 cp -p "$STREAMLINT_BINARY" "$WORK/streamlint-copy" && touch -d '2001-01-01' "$WORK/streamlint-copy"
-"$WORK/streamlint-copy" -p . --format json -o "$WORK/tool.json" 2>"$WORK/tool.err"
-expect_from_index tool 0 "with another binary"
+"$WORK/streamlint-copy" -p . --format json -o "$WORK/same.json" 2>"$WORK/same.err"
+expect_from_index same 3 "with the same binary at another path and mtime"
+if command -v readelf >/dev/null; then
+  id=$(readelf -n "$STREAMLINT_BINARY" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+  python3 - "$WORK/streamlint-copy" "$id" <<'PY'
+import sys
+path, build_id = sys.argv[1], bytes.fromhex(sys.argv[2])
+data = open(path, "rb").read()
+assert data.count(build_id) == 1, "build ID not found once"
+other = bytes([build_id[0] ^ 0xFF]) + build_id[1:]
+open(path, "wb").write(data.replace(build_id, other))
+PY
+  "$WORK/streamlint-copy" -p . --format json -o "$WORK/tool.json" 2>"$WORK/tool.err"
+  expect_from_index tool 0 "with another binary (another build ID)"
+fi
 # A deleted header: its includer is parsed again and fails; never stale results.
 mv a.cuh a.cuh.away
 run deleted; code=$?
