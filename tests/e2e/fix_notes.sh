@@ -28,17 +28,17 @@ JSON
 cp "$WORK/p/a.cu" "$WORK/a.orig"
 cd "$WORK/p" || exit 1
 
-expect_exit 2 "--fix-notes alone" -- "$STREAMLINT" -p . --fix-notes
+expect_exit 2 "--fix-notes alone" -- "$STREAMLINT" -p . --checks=-*,alloc-in-loop --fix-notes
 expect_stderr "use it with --fix, --fix-dry-run or --export-fixes"
 
 # Default: the suggestion is shown, not applied.
-expect_exit 1 "--fix-dry-run" -- "$STREAMLINT" -p . --fix-dry-run --use-color=false
+expect_exit 1 "--fix-dry-run" -- "$STREAMLINT" -p . --checks=-*,alloc-in-loop --fix-dry-run --use-color=false
 expect_stderr "not applied by --fix: cudaFree waits for all device work"
 expect_stderr "would apply 0 fix(es) in 0 file(s)"
 [ -s "$WORK/out" ] && fail "the default dry run printed a diff: $(head -3 "$WORK/out")"
 
 # --fix-notes: the suggestion is in the diff, marked in its header and the summary.
-expect_exit 1 "--fix-dry-run --fix-notes" -- "$STREAMLINT" -p . --fix-dry-run --fix-notes --use-color=false
+expect_exit 1 "--fix-dry-run --fix-notes" -- "$STREAMLINT" -p . --checks=-*,alloc-in-loop --fix-dry-run --fix-notes --use-color=false
 head -1 "$WORK/out" | grep -q '^# streamlint --fix-notes: this diff also applies 1 suggested fix' ||
   fail "no --fix-notes header: $(head -3 "$WORK/out")"
 grep -q '^#   a.cu:6:5: \[alloc-in-loop\] allocate .d. once before the loop' "$WORK/out" ||
@@ -55,13 +55,13 @@ cmp -s "$WORK/g/a.cu" "$WORK/q/a.cu" || fail "git apply and patch disagree"
 grep -q '^  cudaMalloc(&d, 256);$' "$WORK/q/a.cu" || fail "the allocation was not hoisted: $(cat "$WORK/q/a.cu")"
 
 # --export-fixes --fix-notes carries the same fix.
-expect_exit 1 "--export-fixes --fix-notes" -- "$STREAMLINT" -p . --export-fixes "$WORK/f.yaml" --fix-notes
+expect_exit 1 "--export-fixes --fix-notes" -- "$STREAMLINT" -p . --checks=-*,alloc-in-loop --export-fixes "$WORK/f.yaml" --fix-notes
 grep -q 'DiagnosticName:  .alloc-in-loop' "$WORK/f.yaml" || fail "the YAML lacks the suggestion"
-expect_exit 1 "--export-fixes" -- "$STREAMLINT" -p . --export-fixes "$WORK/g.yaml"
+expect_exit 1 "--export-fixes" -- "$STREAMLINT" -p . --checks=-*,alloc-in-loop --export-fixes "$WORK/g.yaml"
 grep -q 'Diagnostics: \[\]' "$WORK/g.yaml" || fail "the default YAML has fixes: $(cat "$WORK/g.yaml")"
 
 # --fix --fix-notes writes it.
-expect_exit 1 "--fix --fix-notes" -- "$STREAMLINT" -p . --fix --fix-notes --use-color=false
+expect_exit 1 "--fix --fix-notes" -- "$STREAMLINT" -p . --checks=-*,alloc-in-loop --fix --fix-notes --use-color=false
 expect_stderr "applied 1 fix(es) (1 of them suggestion(s), applied because of --fix-notes) in 1 file(s)"
 cmp -s a.cu "$WORK/q/a.cu" || fail "--fix wrote other bytes than the dry run showed"
 finish
