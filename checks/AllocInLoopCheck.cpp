@@ -103,6 +103,12 @@ void AllocInLoopCheck::checkCall(const reach::CallSite &site) {
     return;
   if (allocates && !site.loops.empty())
     addFixes(site, *finding);
+  else if (allocates && site.caller && site.caller->getIdentifier())
+    finding->related.push_back(
+        {context().point(site.expr->getBeginLoc()),
+         "no fix moves this allocation out of the loop: the loop is in a caller of '" +
+             site.caller->getNameAsString() +
+             "', and keeping the buffer across calls is a design change the fix does not make"});
   // Whether the loop churns (allocates and frees) may depend on functions
   // in other TUs: the whole-program pass decides, set-up and teardown loops
   // (only allocations, or only frees) are dropped there.

@@ -9,6 +9,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 namespace streamlint {
 namespace {
@@ -38,6 +39,35 @@ const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt) {
     return up.empty() ? nullptr : up[0].get<clang::DeclStmt>();
   }
   return nullptr;
+}
+
+/// An error-check helper (`checkCudaErrors(cudaMemcpyAsync(...))` calls
+/// `check(status, "#call", __FILE__, __LINE__)`): it receives only statuses
+/// (enums), literals and integers, and its body reads no global variable of
+/// the program, so it cannot read memory the device writes.
+bool isStatusCheck(const clang::CallExpr *call, const clang::FunctionDecl *callee) {
+  for (const clang::Expr *arg : call->arguments()) {
+    const clang::Expr *bare = arg->IgnoreParenImpCasts();
+    bool literal = llvm::isa<clang::StringLiteral, clang::IntegerLiteral, clang::PredefinedExpr,
+                             clang::CharacterLiteral>(bare);
+    if (!literal && !bare->getType()->isEnumeralType() && !bare->getType()->isIntegerType())
+      return false;
+  }
+  const clang::FunctionDecl *definition = nullptr;
+  if (!callee->hasBody(definition) || !definition)
+    return false;
+  struct Globals : clang::RecursiveASTVisitor<Globals> {
+    bool found = false;
+    bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
+      const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (var && var->hasGlobalStorage() && !var->isStaticLocal() &&
+          !var->getASTContext().getSourceManager().isInSystemHeader(var->getLocation()))
+        found = true;
+      return !found;
+    }
+  } globals;
+  globals.TraverseStmt(definition->getBody());
+  return !globals.found;
 }
 
 /// One copy: what runs after it, until a wait for its stream.
@@ -244,6 +274,8 @@ private:
     if (name == "printf" || name == "fprintf" || name == "puts" || name == "fputs" ||
         name == "putchar" || name == "fflush")
       return Flow::Clean;
+    if (isStatusCheck(call, callee))
+      return Flow::Clean;
     return block(call, "the host calls '" + name.str() + "', which could read memory the "
                                                         "device writes,");
   }
@@ -255,7 +287,16 @@ public:
     StreamClassification stream = classifyStreamArgument(argument, context_.ast());
     if (stream.kind == StreamKind::Omitted || stream.kind == StreamKind::Null)
       return "0";
-    return context_.normalizedText(argument->getSourceRange());
+    if (stream.variable)
+      return "var@" + std::to_string(reinterpret_cast<uintptr_t>(stream.variable));
+    // The spelling, also inside a macro argument (CHECK(cudaStreamSynchronize(s[i])))
+    const clang::SourceManager &sm = context_.sources();
+    clang::CharSourceRange range = clang::Lexer::makeFileCharRange(
+        clang::CharSourceRange::getTokenRange(argument->getSourceRange()), sm,
+        context_.ast().getLangOpts());
+    if (range.isInvalid())
+      return "?" + std::to_string(reinterpret_cast<uintptr_t>(argument)); // matches nothing
+    return clang::Lexer::getSourceText(range, sm, context_.ast().getLangOpts()).str();
   }
 
 private:
