@@ -154,6 +154,22 @@ struct ReadAfter : clang::RecursiveASTVisitor<ReadAfter> {
 
 /// Why moving the buffer's lifetime out of the loop could change what the
 /// program computes, or "".
+/// cudaDeviceReset and the driver's context destruction in `stmt`.
+const clang::Stmt *contextResetIn(const clang::Stmt *stmt) {
+  if (!stmt)
+    return nullptr;
+  if (const auto *call = llvm::dyn_cast<clang::CallExpr>(stmt))
+    if (const clang::FunctionDecl *f = call->getDirectCallee())
+      if (f->getIdentifier() &&
+          (f->getName() == "cudaDeviceReset" || f->getName().starts_with("cuCtxDestroy") ||
+           f->getName().starts_with("cuDevicePrimaryCtxReset")))
+        return stmt;
+  for (const clang::Stmt *child : stmt->children())
+    if (const clang::Stmt *found = contextResetIn(child))
+      return found;
+  return nullptr;
+}
+
 } // namespace
 
 std::string lifetimeProblem(TranslationUnitContext &context, const LoopBuffer &s,
@@ -173,6 +189,9 @@ std::string lifetimeProblem(TranslationUnitContext &context, const LoopBuffer &s
       sm.isBeforeInTranslationUnit(jumps.firstBreak->getBeginLoc(), s.freeStmt->getBeginLoc()))
     return "a break between the allocation and the free" + at(jumps.firstBreak) +
            " leaves the loop with " + name + " still allocated";
+  if (const clang::Stmt *reset = contextResetIn(loopBodyOf(s.loop)))
+    return "the loop destroys the CUDA context" + at(reset) +
+           ", which frees the buffer allocated before the loop";
   BufferUses uses(s.buffer, s.loop, sm);
   uses.skipped.insert(s.allocStmt);
   uses.skipped.insert(s.freeStmt);

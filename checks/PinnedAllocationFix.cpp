@@ -252,11 +252,38 @@ void markBlocked(PinnedFixPlan &plan, const std::string &why) {
 
 } // namespace
 
+/// A call that destroys the CUDA context (and with it all pinned memory).
+const clang::CallExpr *contextReset(clang::ASTContext &ast) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::CallExpr *found = nullptr;
+    bool VisitCallExpr(clang::CallExpr *call) {
+      const clang::FunctionDecl *f = call->getDirectCallee();
+      if (f && f->getIdentifier() &&
+          (f->getName() == "cudaDeviceReset" || f->getName().starts_with("cuCtxDestroy") ||
+           f->getName().starts_with("cuDevicePrimaryCtxReset")))
+        found = call;
+      return !found;
+    }
+  } finder;
+  finder.TraverseDecl(ast.getTranslationUnitDecl());
+  return finder.found;
+}
+
 PinnedFixPlan PinnedAllocationFixer::plan(const Provenance &memory,
                                           const clang::FunctionDecl *function) {
   const clang::Expr *allocation = memory.allocation;
   if (!function || !function->hasBody())
     return {};
+  if (!resetChecked_) {
+    resetChecked_ = true;
+    reset_ = contextReset(context_.ast());
+  }
+  if (reset_ && allocation)
+    return {{}, "the program destroys the CUDA context (" +
+                    reset_->getDirectCallee()->getNameAsString() + " at line " +
+                    std::to_string(context_.sources().getExpansionLineNumber(
+                        reset_->getBeginLoc())) +
+                    "), which frees all pinned memory while the host may still use it"};
   if (!allocation || !memory.site)
     return {{}, "the memory is not one malloc or new[] whose pointer one variable holds (" +
                     memory.origin + ")"};

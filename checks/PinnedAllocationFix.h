@@ -44,6 +44,8 @@ private:
   TranslationUnitContext &context_;
   PointerProvenance &provenance_;
   llvm::SmallPtrSet<const void *, 8> fixed_; // one fix per buffer
+  bool resetChecked_ = false;
+  const clang::CallExpr *reset_ = nullptr; // cudaDeviceReset in the TU
 };
 
 } // namespace streamlint

@@ -138,3 +138,14 @@ void otherBuffer(int n, float *b) {
     cudaFree(b);
   }
 }
+
+void resets(int n) {
+  cudaDeviceSynchronize();
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 1024); // not applied: the loop destroys the CUDA context (line 149), which frees the buffer allocated before the loop
+    cudaDeviceSynchronize();
+    cudaFree(d);
+    cudaDeviceReset();
+  }
+}

@@ -102,6 +102,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("alloc-in-loop-refusals.cu", "alloc-in-loop"),
                       std::make_pair("pageable-memcpy-async-pinned.cu", "pageable-memcpy-async"),
                       std::make_pair("pageable-memcpy-async-refusals.cu",
+                                     "pageable-memcpy-async"),
+                      std::make_pair("pageable-memcpy-async-reset.cu",
                                      "pageable-memcpy-async")),
     [](const auto &info) {
       std::string name = info.param.first.find("-ordering") == std::string::npos
