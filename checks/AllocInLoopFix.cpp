@@ -291,6 +291,10 @@ LoopAllocationFix planLoopAllocationFix(TranslationUnitContext &context,
   s.loop = alloc.loops.front();
   s.buffer = loopBufferVariable(alloc.call->getArg(0), true);
   const clang::FunctionDecl *function = alloc.caller;
+  if (s.buffer->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(s.buffer) &&
+      !sm.isBeforeInTranslationUnit(s.buffer->getLocation(), s.loop->getBeginLoc()))
+    return refuse("'" + s.buffer->getNameAsString() +
+                  "' is declared inside the loop; the fix does not move declarations");
   if (!function || !function->hasBody() || !s.buffer->hasLocalStorage() ||
       llvm::isa<clang::ParmVarDecl>(s.buffer) ||
       !sm.isBeforeInTranslationUnit(s.buffer->getLocation(), s.loop->getBeginLoc()))

@@ -287,6 +287,9 @@ PinnedFixPlan PinnedAllocationFixer::plan(const Provenance &memory,
   if (!allocation || !memory.site)
     return {{}, "the memory is not one malloc or new[] whose pointer one variable holds (" +
                     memory.origin + ")"};
+  if (llvm::isa_and_nonnull<clang::ParmVarDecl>(memory.holder))
+    return {{}, quoted(memory.holder) + " comes from the function's callers, which own its "
+                                        "allocation and its frees"};
   const clang::FunctionDecl *allocatedIn = context_.enclosingFunction(*allocation);
   if (allocatedIn && allocatedIn != function && memory.holder &&
       memory.holder->getParentFunctionOrMethod() == function)
