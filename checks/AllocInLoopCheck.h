@@ -23,10 +23,9 @@ public:
 private:
   unsigned kindsOf(const reach::CallSite &site) const;
   void checkCall(const reach::CallSite &site);
-  /// The free matching `alloc` in the same iteration, if hoisting applies.
-  const reach::CallSite *matchingFree(const reach::CallSite &alloc) const;
-  std::optional<FixIt> hoistFix(const reach::CallSite &alloc,
-                                const reach::CallSite &free) const;
+  /// The free matching `alloc` in the same iteration, or nullptr and why.
+  const reach::CallSite *matchingFree(const reach::CallSite &alloc, std::string &why) const;
+  void addFixes(const reach::CallSite &alloc, Finding &finding) const;
   std::optional<FixIt> asyncFix(const reach::CallSite &alloc,
                                 const reach::CallSite &free) const;
 

@@ -98,20 +98,11 @@ private:
   llvm::StringSet<> seen_;
 };
 
-std::string indentOf(clang::SourceLocation at, const clang::SourceManager &sm) {
-  auto [file, offset] = sm.getDecomposedLoc(at);
-  llvm::StringRef buffer = sm.getBufferData(file);
-  size_t lineStart = buffer.rfind('\n', offset == 0 ? 0 : offset - 1);
-  lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
-  llvm::StringRef indent = buffer.slice(lineStart, offset);
-  return indent.find_first_not_of(" \t") == llvm::StringRef::npos ? indent.str() : "";
-}
-
 } // namespace
 
 PageableMemcpyAsyncCheck::PageableMemcpyAsyncCheck(TranslationUnitContext &context)
     : Check(rule().id, context), strict_(boolOption("Strict", false)),
-      provenance_(context.ast()) {}
+      provenance_(context.ast()), fixer_(context, provenance_) {}
 
 RuleInfo PageableMemcpyAsyncCheck::rule() {
   RuleInfo rule;
@@ -160,44 +151,60 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
     return;
   }
   const auto *copy = result.Nodes.getNodeAs<clang::CallExpr>("copy");
-  const clang::FunctionDecl *callee = copy->getDirectCallee();
-  const api::ApiInfo *copyApi = findCopyApi(callee->getName());
-  if (!copyApi)
-    return;
+  if (const api::ApiInfo *copyApi = findCopyApi(copy->getDirectCallee()->getName()))
+    checkCopy(copy, *copyApi);
+}
+
+/// The kind argument and the host-side ends of `copy`; cudaMemcpy3DAsync's
+/// are read from the assignments to its parameter struct.
+PageableMemcpyAsyncCheck::CopyEnds
+PageableMemcpyAsyncCheck::copyEnds(const clang::CallExpr *copy, const api::ApiInfo &copyApi) {
   auto argument = [&](int index) -> const clang::Expr * {
     return index >= 0 && static_cast<unsigned>(index) < copy->getNumArgs() ? copy->getArg(index)
                                                                           : nullptr;
   };
-  const clang::Expr *kindExpr = argument(copyApi->kindIndex);
-  const clang::Expr *source = argument(copyApi->hostSource);
-  const clang::Expr *destination = argument(copyApi->hostDestination);
-  bool threeD = copyApi->hostEndsInStruct;
-  if (threeD) {
-    const auto *addressOf = llvm::dyn_cast<clang::UnaryOperator>(stripCasts(copy->getArg(0)));
-    const auto *ref = addressOf && addressOf->getOpcode() == clang::UO_AddrOf
-                          ? llvm::dyn_cast<clang::DeclRefExpr>(stripCasts(addressOf->getSubExpr()))
-                          : nullptr;
-    const auto *parms = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-    const clang::FunctionDecl *function = context().enclosingFunction(*copy);
-    if (!parms || !parms->hasLocalStorage() || !function || !function->hasBody())
-      return;
-    Memcpy3DCollector collector(parms, copy, context().sources());
-    collector.TraverseStmt(function->getBody());
-    kindExpr = collector.ends.kind;
-    source = collector.ends.source;
-    destination = collector.ends.destination;
-  }
+  if (!copyApi.hostEndsInStruct)
+    return {argument(copyApi.kindIndex), argument(copyApi.hostSource),
+            argument(copyApi.hostDestination), true};
+  const auto *addressOf = llvm::dyn_cast<clang::UnaryOperator>(stripCasts(copy->getArg(0)));
+  const auto *ref = addressOf && addressOf->getOpcode() == clang::UO_AddrOf
+                        ? llvm::dyn_cast<clang::DeclRefExpr>(stripCasts(addressOf->getSubExpr()))
+                        : nullptr;
+  const auto *parms = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  const clang::FunctionDecl *function = context().enclosingFunction(*copy);
+  if (!parms || !parms->hasLocalStorage() || !function || !function->hasBody())
+    return {nullptr, nullptr, nullptr, false};
+  Memcpy3DCollector collector(parms, copy, context().sources());
+  collector.TraverseStmt(function->getBody());
+  return {collector.ends.kind, collector.ends.source, collector.ends.destination, true};
+}
 
-  int kind = Default; // an unknown kind: look at both ends
+/// The copy's direction (a cudaMemcpyKind value); Default when unknown.
+int PageableMemcpyAsyncCheck::copyKind(const api::ApiInfo &copyApi, const clang::Expr *kindExpr) {
   clang::Expr::EvalResult value;
-  if (copyApi->kindIndex < 0 && !threeD)
-    kind = copyApi->fixedDirection;
-  else if (kindExpr && !kindExpr->isValueDependent() &&
-           kindExpr->EvaluateAsInt(value, context().ast()))
-    kind = static_cast<int>(value.Val.getInt().getExtValue());
+  if (copyApi.kindIndex < 0 && !copyApi.hostEndsInStruct)
+    return copyApi.fixedDirection;
+  if (kindExpr && !kindExpr->isValueDependent() &&
+      kindExpr->EvaluateAsInt(value, context().ast()))
+    return static_cast<int>(value.Val.getInt().getExtValue());
+  return Default;
+}
+
+std::string PageableMemcpyAsyncCheck::pageableMessage(const std::string &apiName, bool fromHost,
+                                                      const std::string &origin) {
+  return apiName + (fromHost ? " from" : " to") + " pageable host memory (" + origin +
+         "): the runtime stages it through a pinned buffer and the copy does not "
+         "overlap; allocate it with cudaMallocHost or pin it with cudaHostRegister";
+}
+
+void PageableMemcpyAsyncCheck::checkCopy(const clang::CallExpr *copy,
+                                         const api::ApiInfo &copyApi) {
+  CopyEnds ends = copyEnds(copy, copyApi);
+  if (!ends.known)
+    return;
+  int kind = copyKind(copyApi, ends.kind);
   if (kind == HostToHost || kind == DeviceToDevice || kind < 0 || kind > Default)
     return;
-
   const clang::FunctionDecl *function = context().enclosingFunction(*copy);
   auto provenanceOf = [&](const clang::Expr *end, bool hostEnd) {
     if (!hostEnd)
@@ -206,215 +213,68 @@ void PageableMemcpyAsyncCheck::check(const MatchFinder::MatchResult &result) {
       return Provenance{};
     return provenance_.of(end, copy, function);
   };
-  bool sourceIsHost = copyApi->hostSource >= 0 || threeD;
-  bool destinationIsHost = copyApi->hostDestination >= 0 || threeD;
-  Provenance from = provenanceOf(source, sourceIsHost && kind != DeviceToHost);
-  Provenance to = provenanceOf(destination, destinationIsHost && kind != HostToDevice);
-
+  bool threeD = copyApi.hostEndsInStruct;
+  Provenance from = provenanceOf(ends.source, (copyApi.hostSource >= 0 || threeD) &&
+                                                  kind != DeviceToHost);
+  Provenance to = provenanceOf(ends.destination, (copyApi.hostDestination >= 0 || threeD) &&
+                                                     kind != HostToDevice);
   // With cudaMemcpyDefault both ends pageable is a host-to-host copy: no
   // staging to complain about.
-  const Provenance *pageable = nullptr;
   bool fromPageable = from.kind == MemoryKind::Pageable;
   bool toPageable = to.kind == MemoryKind::Pageable;
+  std::string apiName = apiNameAsWritten(*copy->getDirectCallee()); // not _ptsz
   if (fromPageable != toPageable)
-    pageable = fromPageable ? &from : &to;
-
-  std::string apiName = apiNameAsWritten(*callee); // as written, not _ptsz
-  bool dependent = function && function->isDependentContext();
-  auto message = [&](bool fromHost, const std::string &origin) {
-    return apiName + (fromHost ? " from" : " to") + " pageable host memory (" + origin +
-           "): the runtime stages it through a pinned buffer and the copy does not "
-           "overlap; allocate it with cudaMallocHost or pin it with cudaHostRegister";
-  };
-  if (!pageable) {
-    // The host end comes from a function another TU defines (a malloc
-    // wrapper): the whole-program pass decides, if the other end is known
-    // not to be pageable.
-    auto settled = [](const Provenance &p) {
-      return p.kind == MemoryKind::Device || p.kind == MemoryKind::Pinned;
-    };
-    auto decidedElsewhere = [](const Provenance &p) {
-      return p.returnedBy || p.parameterOf;
-    };
-    const Provenance *elsewhere = decidedElsewhere(from) && settled(to)   ? &from
-                                  : decidedElsewhere(to) && settled(from) ? &to
-                                                                          : nullptr;
-    if (elsewhere && !dependent) {
-      elsewhere_.push_back({copy, elsewhere->returnedBy, elsewhere->parameterOf, apiName,
-                            message(elsewhere == &from, "{origin}")});
-      return;
-    }
-    bool unknown = (from.kind == MemoryKind::Unknown || to.kind == MemoryKind::Unknown) &&
-                   !(fromPageable && toPageable);
-    // In a template pattern types are dependent: its instantiations answer.
-    if (strict_ && unknown && !dependent)
-      report(Severity::Note, copy->getSourceRange(), unknownMemoryNote(apiName), copy);
-    return;
-  }
-  Finding &finding = report(Severity::Warning, copy->getSourceRange(),
-                            message(pageable == &from, pageable->origin), copy);
-  if (pageable->location.isValid())
-    context().addRelated(finding, pageable->location,
-                         pageable->allocation ? "host memory allocated here by " +
-                                                    pageable->origin
-                                              : "host memory declared here");
-  if (function)
-    if (std::optional<FixIt> fix = pinnedAllocationFix(*pageable, function))
-      finding.fixes.push_back(std::move(*fix));
+    reportPageable(copy, fromPageable ? from : to, fromPageable, apiName, function);
+  else
+    handleUndecided(copy, from, to, apiName, function);
 }
 
-std::optional<FixIt>
-PageableMemcpyAsyncCheck::pinnedAllocationFix(const Provenance &memory,
+/// Neither end is known pageable: the host end may come from a function
+/// another TU defines (a malloc wrapper), which the whole-program pass
+/// decides if the other end is known not to be pageable; Strict notes the rest.
+void PageableMemcpyAsyncCheck::handleUndecided(const clang::CallExpr *copy,
+                                               const Provenance &from, const Provenance &to,
+                                               const std::string &apiName,
+                                               const clang::FunctionDecl *function) {
+  bool dependent = function && function->isDependentContext();
+  auto settled = [](const Provenance &p) {
+    return p.kind == MemoryKind::Device || p.kind == MemoryKind::Pinned;
+  };
+  auto decidedElsewhere = [](const Provenance &p) { return p.returnedBy || p.parameterOf; };
+  const Provenance *elsewhere = decidedElsewhere(from) && settled(to)   ? &from
+                                : decidedElsewhere(to) && settled(from) ? &to
+                                                                        : nullptr;
+  if (elsewhere && !dependent) {
+    elsewhere_.push_back({copy, elsewhere->returnedBy, elsewhere->parameterOf, apiName,
+                          pageableMessage(apiName, elsewhere == &from, "{origin}")});
+    return;
+  }
+  bool bothPageable = from.kind == MemoryKind::Pageable && to.kind == MemoryKind::Pageable;
+  bool unknown = (from.kind == MemoryKind::Unknown || to.kind == MemoryKind::Unknown) &&
+                 !bothPageable;
+  // In a template pattern types are dependent: its instantiations answer.
+  if (strict_ && unknown && !dependent)
+    report(Severity::Note, copy->getSourceRange(), unknownMemoryNote(apiName), copy);
+}
+
+void PageableMemcpyAsyncCheck::reportPageable(const clang::CallExpr *copy,
+                                              const Provenance &pageable, bool fromHost,
+                                              const std::string &apiName,
                                               const clang::FunctionDecl *function) {
-  const clang::VarDecl *var = memory.holder;
-  const clang::Expr *allocation = memory.allocation;
-  if (!var || !allocation || fixed_.count(var) || !function->hasBody() ||
-      var->isStaticLocal() || llvm::isa<clang::ParmVarDecl>(var) ||
-      var->getParentFunctionOrMethod() != function)
-    return std::nullopt;
-  const auto *newExpr = llvm::dyn_cast<clang::CXXNewExpr>(allocation);
-  const auto *mallocCall = llvm::dyn_cast<clang::CallExpr>(allocation);
-  if (newExpr && (!newExpr->isArray() || newExpr->hasInitializer() ||
-                  !newExpr->getAllocatedType()->isScalarType() || !newExpr->getArraySize()))
-    return std::nullopt;
-  if (mallocCall && (mallocCall->getDirectCallee()->getName() != "malloc" ||
-                     mallocCall->getNumArgs() != 1))
-    return std::nullopt;
-
-  // Every use of the variable in the function: frees to rewrite, and uses
-  // that would let the buffer outlive the function or reach another free.
-  struct Uses : clang::RecursiveASTVisitor<Uses> {
-    const clang::VarDecl *var;
-    bool isArray;
-    clang::ASTContext &ast;
-    std::vector<const clang::Stmt *> frees;
-    const clang::BinaryOperator *assignment = nullptr;
-    unsigned assignments = 0;
-    bool unsafe = false;
-    Uses(const clang::VarDecl *v, bool array, clang::ASTContext &a)
-        : var(v), isArray(array), ast(a) {}
-    bool VisitCallExpr(clang::CallExpr *call) {
-      const clang::FunctionDecl *f = call->getDirectCallee();
-      llvm::StringRef name = f && f->getIdentifier() ? f->getName() : "";
-      for (const clang::Expr *arg : call->arguments())
-        if (refersTo(arg, var)) {
-          if (name == "free" && !isArray && call->getNumArgs() == 1)
-            frees.push_back(call);
-          else if (name == "free" || name == "realloc")
-            unsafe = true;
-        }
-      return true;
-    }
-    bool VisitCXXDeleteExpr(clang::CXXDeleteExpr *del) {
-      if (refersTo(del->getArgument(), var)) {
-        if (isArray && del->isArrayForm())
-          frees.push_back(del);
-        else
-          unsafe = true;
-      }
-      return true;
-    }
-    bool VisitBinaryOperator(clang::BinaryOperator *op) {
-      if (op->isAssignmentOp() && refersTo(op->getLHS(), var)) {
-        ++assignments;
-        assignment = op;
-      }
-      if (op->isAssignmentOp() && refersTo(op->getRHS(), var))
-        unsafe = true; // an alias could be freed or returned
-      return true;
-    }
-    bool VisitReturnStmt(clang::ReturnStmt *ret) {
-      if (ret->getRetValue() && refersTo(ret->getRetValue(), var))
-        unsafe = true;
-      return true;
-    }
-    bool VisitUnaryOperator(clang::UnaryOperator *op) {
-      if (op->getOpcode() == clang::UO_AddrOf && refersTo(op->getSubExpr(), var))
-        unsafe = true;
-      return true;
-    }
-    bool VisitVarDecl(clang::VarDecl *other) {
-      if (other != var && other->getInit() && refersTo(other->getInit(), var))
-        unsafe = true;
-      return true;
-    }
-    bool VisitLambdaExpr(clang::LambdaExpr *lambda) {
-      for (const clang::LambdaCapture &capture : lambda->captures())
-        if (capture.capturesVariable() && capture.getCapturedVar() == var)
-          unsafe = true;
-      return true;
-    }
-  } uses(var, newExpr != nullptr, context().ast());
-  uses.TraverseStmt(function->getBody());
-  if (uses.unsafe || uses.frees.empty())
-    return std::nullopt;
-
-  const clang::SourceManager &sm = context().sources();
-  const clang::LangOptions &lang = context().ast().getLangOpts();
-  auto text = [&](const clang::Expr *e) {
-    return clang::Lexer::getSourceText(
-               clang::CharSourceRange::getTokenRange(e->getSourceRange()), sm, lang)
-        .str();
-  };
-  std::string size;
-  if (mallocCall) {
-    size = text(mallocCall->getArg(0));
-  } else {
-    const clang::Expr *count = (*newExpr->getArraySize())->IgnoreImpCasts();
-    std::string countText = text(count);
-    if (!llvm::isa<clang::DeclRefExpr>(count) && !llvm::isa<clang::IntegerLiteral>(count))
-      countText = "(" + countText + ")";
-    size = countText + " * sizeof(" +
-           newExpr->getAllocatedType().getAsString(context().ast().getPrintingPolicy()) + ")";
-  }
-  std::string name = var->getName().str();
-  std::string allocate = "cudaMallocHost((void **)&" + name + ", " + size + ")";
-
-  FixIt fix;
-  fix.description = "allocate '" + name + "' with cudaMallocHost and free it with cudaFreeHost";
-  auto add = [&](clang::CharSourceRange range, llvm::StringRef replacement) {
-    std::optional<TextEdit> edit = context().edit(range, replacement);
-    if (edit)
-      fix.edits.push_back(std::move(*edit));
-    return edit.has_value();
-  };
-  auto tokens = [](clang::SourceRange range) {
-    return clang::CharSourceRange::getTokenRange(range);
-  };
-  if (var->getInit() && stripCasts(var->getInit()) == allocation && uses.assignments == 0) {
-    // T *p = (T *)malloc(n);  ->  T *p = nullptr; cudaMallocHost((void **)&p, n);
-    clang::DynTypedNodeList parents = context().ast().getParents(*var);
-    const auto *declStmt = parents.empty() ? nullptr : parents[0].get<clang::DeclStmt>();
-    if (!declStmt || !declStmt->isSingleDecl())
-      return std::nullopt;
-    clang::SourceLocation afterSemicolon =
-        clang::Lexer::getLocForEndOfToken(declStmt->getEndLoc(), 0, sm, lang);
-    if (!add(tokens(var->getInit()->getSourceRange()), lang.CPlusPlus11 ? "nullptr" : "NULL") ||
-        !add(clang::CharSourceRange::getCharRange(afterSemicolon, afterSemicolon),
-             "\n" + indentOf(declStmt->getBeginLoc(), sm) + allocate + ";"))
-      return std::nullopt;
-  } else if (uses.assignments == 1 && stripCasts(uses.assignment->getRHS()) == allocation &&
-             (!var->getInit() || var->getInit()->isNullPointerConstant(
-                                     context().ast(), clang::Expr::NPC_ValueDependentIsNotNull))) {
-    // p = (T *)malloc(n); as a full statement  ->  cudaMallocHost((void **)&p, n);
-    clang::DynTypedNodeList parents = context().ast().getParents(*uses.assignment);
-    if (parents.empty() || !parents[0].get<clang::CompoundStmt>() ||
-        !add(tokens(uses.assignment->getSourceRange()), allocate))
-      return std::nullopt;
-  } else {
-    return std::nullopt;
-  }
-  for (const clang::Stmt *release : uses.frees) {
-    bool ok = false;
-    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(release))
-      ok = add(tokens(call->getCallee()->IgnoreImpCasts()->getSourceRange()), "cudaFreeHost");
-    else if (const auto *del = llvm::dyn_cast<clang::CXXDeleteExpr>(release))
-      ok = add(tokens(del->getSourceRange()), "cudaFreeHost(" + text(del->getArgument()) + ")");
-    if (!ok)
-      return std::nullopt;
-  }
-  fixed_.insert(var);
-  return fix;
+  Finding &finding = report(Severity::Warning, copy->getSourceRange(),
+                            pageableMessage(apiName, fromHost, pageable.origin), copy);
+  if (pageable.location.isValid())
+    context().addRelated(finding, pageable.location,
+                         pageable.allocation ? "host memory allocated here by " + pageable.origin
+                                             : "host memory declared here");
+  if (!function)
+    return;
+  PinnedFixPlan plan = fixer_.plan(pageable, function);
+  if (plan.fix)
+    finding.fixes.push_back(std::move(*plan.fix));
+  else if (!plan.blocked.empty())
+    context().addRelated(finding, copy->getBeginLoc(),
+                         "no fix pins this buffer: " + plan.blocked);
 }
 
 } // namespace streamlint

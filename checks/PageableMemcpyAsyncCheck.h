@@ -4,7 +4,9 @@
 
 #include "analyzer/analysis/PointerProvenance.h"
 #include "analyzer/reach/ReachSummary.h"
+#include "api/CudaApiTable.h"
 #include "checks/Check.h"
+#include "checks/PinnedAllocationFix.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -27,10 +29,22 @@ public:
   static std::vector<OptionSpec> options();
 
 private:
-  /// Rewrites a malloc/free or new[]/delete[] buffer local to one function
-  /// into cudaMallocHost/cudaFreeHost; nullopt unless the shape is simple.
-  std::optional<FixIt> pinnedAllocationFix(const Provenance &memory,
-                                           const clang::FunctionDecl *function);
+  /// A copy's kind argument and host-side ends (`known` false when a
+  /// cudaMemcpy3DAsync's parameters cannot be read).
+  struct CopyEnds {
+    const clang::Expr *kind, *source, *destination;
+    bool known;
+  };
+  void checkCopy(const clang::CallExpr *copy, const api::ApiInfo &copyApi);
+  CopyEnds copyEnds(const clang::CallExpr *copy, const api::ApiInfo &copyApi);
+  int copyKind(const api::ApiInfo &copyApi, const clang::Expr *kindExpr);
+  void reportPageable(const clang::CallExpr *copy, const Provenance &pageable, bool fromHost,
+                      const std::string &apiName, const clang::FunctionDecl *function);
+  void handleUndecided(const clang::CallExpr *copy, const Provenance &from,
+                       const Provenance &to, const std::string &apiName,
+                       const clang::FunctionDecl *function);
+  static std::string pageableMessage(const std::string &apiName, bool fromHost,
+                                     const std::string &origin);
 
   // The whole-program half (PageableMemcpyAsyncSummaries.cpp).
 
@@ -54,10 +68,10 @@ private:
 
   const bool strict_;
   PointerProvenance provenance_;
+  PinnedAllocationFixer fixer_; // one fix per buffer
   // Collected while matching, handed over in checkCallGraph().
   std::vector<reach::ReturnedMemory> returns_;
   std::vector<ElsewhereCopy> elsewhere_;
-  llvm::SmallPtrSet<const clang::VarDecl *, 8> fixed_; // one fix per buffer
 };
 
 } // namespace streamlint

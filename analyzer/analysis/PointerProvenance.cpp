@@ -391,7 +391,7 @@ Provenance PointerProvenance::declaration(const clang::ValueDecl *decl,
   --walk.depth;
   if (!any)
     return unknown();
-  if (var && local && result.allocation && relevant.size() <= 1)
+  if (var && result.allocation && relevant.size() <= 1) // globals too: see PinnedAllocationFix
     result.holder = var;
   return result;
 }

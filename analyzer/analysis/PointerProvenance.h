@@ -37,8 +37,8 @@ struct Provenance {
   /// Identity of the memory (an allocation Expr or a VarDecl/FieldDecl):
   /// two pointers with the same site point into the same buffer.
   const void *site = nullptr;
-  /// The local pointer variable the allocation was stored in, when the
-  /// pointer is read from one (fix-its rewrite its allocation).
+  /// The pointer variable (local, or a global only this TU assigns) the
+  /// allocation was stored in, when it is read from one (fix-its rewrite it).
   const clang::VarDecl *holder = nullptr;
   /// The allocation expression (malloc call or new[]), when there is one.
   const clang::Expr *allocation = nullptr;

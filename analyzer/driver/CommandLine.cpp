@@ -113,6 +113,12 @@ cl::opt<bool> fixDryRun("fix-dry-run",
                         cl::desc("Print the fixes --fix would apply as a unified diff on "
                                  "stdout; change nothing"),
                         cl::cat(category));
+cl::opt<bool> fixNotes("fix-notes",
+                       cl::desc("With --fix, --fix-dry-run or --export-fixes: also apply "
+                                "the first suggested fix of a finding that has no applicable "
+                                "fix (as clang-tidy's --fix-notes); such fixes may change "
+                                "stream ordering: review the diff"),
+                       cl::cat(category));
 cl::opt<std::string> fixRoot("fix-root",
                              cl::desc("Fixes may only edit files under this directory (default: "
                                       "the source tree of the compile database's files, widened "
@@ -274,12 +280,12 @@ llvm::Error shardOptions(CommandLineOptions &result) {
                       "file arguments");
   if (result.outputPath.empty())
     return usageError("--shard: name the shard part to write with -o FILE");
-  if (format.getNumOccurrences() || fix || fixDryRun || !exportFixes.empty() ||
+  if (format.getNumOccurrences() || fix || fixDryRun || fixNotes || !exportFixes.empty() ||
       !baseline.empty() || !writeBaseline.empty() || !trace.empty() ||
       !minSeverity.empty() || !warningsAsErrors.empty() || !diffBase.empty() ||
       !diffFile.empty())
     return usageError("--shard writes a shard part; --format, --fix, --fix-dry-run, "
-                      "--export-fixes, --baseline, --write-baseline, --trace, "
+                      "--fix-notes, --export-fixes, --baseline, --write-baseline, --trace, "
                       "--min-severity, --warnings-as-errors, --diff-base and "
                       "--diff-file belong to the --merge-shards run");
   return llvm::Error::success();
@@ -375,6 +381,10 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.fix = fix;
   result.fixDryRun = fixDryRun;
   result.exportFixesPath = exportFixes;
+  if (fixNotes && !fix && !fixDryRun && exportFixes.empty())
+    return usageError("--fix-notes applies suggested fixes: use it with --fix, "
+                      "--fix-dry-run or --export-fixes");
+  result.fixNotes = fixNotes;
   if (!fixRoot.empty() && !llvm::sys::fs::is_directory(fixRoot))
     return usageError("--fix-root '" + fixRoot + "': not a directory");
   result.fixRoot = fixRoot;

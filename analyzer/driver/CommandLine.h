@@ -34,6 +34,7 @@ struct CommandLineOptions {
   bool fix = false;           // --fix: apply the applicable fixes
   bool fixDryRun = false;     // --fix-dry-run: print them as a unified diff
   std::string exportFixesPath; // --export-fixes: clang-apply-replacements YAML
+  bool fixNotes = false;      // --fix-notes: also apply suggested fixes
   std::string fixRoot;        // --fix-root: where fixes may write ("" = the project)
   bool quiet = false;
   /// --diff-base REV / --diff-file FILE: report only findings on changed lines.

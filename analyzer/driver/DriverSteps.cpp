@@ -138,7 +138,7 @@ static int writeToStream(llvm::raw_fd_ostream &stream, llvm::StringRef text,
 static int runFixes(const CommandLineOptions &options,
                     const AnalysisResult &result, const std::string &root,
                     unsigned &skippedFixes) {
-  FixOptions fixOptions{root, options.fixDryRun};
+  FixOptions fixOptions{root, options.fixDryRun, options.fixNotes};
   if (!options.exportFixesPath.empty())
     if (llvm::Error error = exportFixes(result.findings, fixOptions,
                                         options.exportFixesPath))

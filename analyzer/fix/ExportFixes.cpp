@@ -71,7 +71,7 @@ namespace streamlint {
 llvm::Error exportFixes(const std::vector<Finding> &findings,
                         const FixOptions &options, const std::string &yamlPath) {
   using namespace fix;
-  FixPlan plan = planFixes(findings, options.projectRoot);
+  FixPlan plan = planFixes(findings, options.projectRoot, options.applySuggestions);
   std::map<size_t, std::vector<size_t>> fixesOf; // finding -> fix indexes
   for (const PlannedFix &planned : plan.fixes)
     fixesOf[planned.finding].push_back(planned.fix);

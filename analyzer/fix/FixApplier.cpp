@@ -38,12 +38,22 @@ void skipFixesOf(const fix::FixPlan &plan, const std::vector<Finding> &findings,
   }
 }
 
+/// "src/a.cu:12:3: [alloc-in-loop] allocate 'd' once ...".
+std::string suggestionLine(const std::vector<Finding> &findings,
+                           const fix::PlannedFix &planned, const std::string &root) {
+  const Finding &finding = findings[planned.finding];
+  return fix::relativeTo(finding.location.file, root) + ":" +
+         std::to_string(finding.location.line) + ":" +
+         std::to_string(finding.location.column) + ": [" + finding.checkId + "] " +
+         finding.fixes[planned.fix].description;
+}
+
 } // namespace
 
 FixReport applyFixes(const std::vector<Finding> &findings,
                      const FixOptions &options) {
   using namespace fix;
-  FixPlan plan = planFixes(findings, options.projectRoot);
+  FixPlan plan = planFixes(findings, options.projectRoot, options.applySuggestions);
   std::string root = normalizedRoot(options.projectRoot);
   FixReport report;
   report.dryRun = options.dryRun;
@@ -89,9 +99,16 @@ FixReport applyFixes(const std::vector<Finding> &findings,
   }
   llvm::sort(report.changedFiles);
   // A fix counts as applied only if every file it edits was written.
-  for (const PlannedFix &planned : plan.fixes)
-    report.appliedFixes += llvm::none_of(
-        planned.files, [&](const std::string &file) { return notWritten.count(file); });
+  for (const PlannedFix &planned : plan.fixes) {
+    if (llvm::any_of(planned.files,
+                     [&](const std::string &file) { return notWritten.count(file); }))
+      continue;
+    ++report.appliedFixes;
+    if (planned.suggestion)
+      report.appliedSuggestions.push_back(suggestionLine(findings, planned, root));
+  }
+  if (options.dryRun && !report.diff.empty())
+    report.diff = suggestionsHeader(report.appliedSuggestions) + report.diff;
   return report;
 }
 
@@ -103,8 +120,11 @@ void printFixReport(const FixReport &report, llvm::raw_ostream &out) {
   for (const std::string &error : report.errors)
     out << "streamlint: error: " << error << "\n";
   out << "streamlint: " << (report.dryRun ? "would apply " : "applied ")
-      << report.appliedFixes << " fix(es) in " << report.changedFiles.size()
-      << " file(s)";
+      << report.appliedFixes << " fix(es)";
+  if (!report.appliedSuggestions.empty())
+    out << " (" << report.appliedSuggestions.size()
+        << " of them suggestion(s), applied because of --fix-notes)";
+  out << " in " << report.changedFiles.size() << " file(s)";
   if (!report.skipped.empty()) {
     std::map<std::string, unsigned> byReason;
     for (const SkippedFix &skipped : report.skipped)

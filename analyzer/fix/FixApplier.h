@@ -15,6 +15,10 @@ namespace streamlint {
 struct FixOptions {
   std::string projectRoot; // files outside it are never touched ("" = cwd)
   bool dryRun = false;     // compute the diff, change nothing
+  /// --fix-notes: a finding with no applicable fix also gets its first
+  /// suggested fix (the check lists its preferred one first), as clang-tidy's
+  /// --fix-notes applies a note's fix. Off by default.
+  bool applySuggestions = false;
 };
 
 /// Why an applicable fix was not applied; the summary counts each kind.
@@ -43,6 +47,9 @@ struct SkippedFix {
 /// What applyFixes() did.
 struct FixReport {
   unsigned appliedFixes = 0;              // fixes whose edits were all written
+  /// Of appliedFixes, the suggestions applied because of --fix-notes, each
+  /// as "path:line:col: [check] description" (paths relative to the root).
+  std::vector<std::string> appliedSuggestions;
   std::vector<std::string> changedFiles;  // sorted; for dry runs: would change
   std::vector<SkippedFix> skipped;
   std::vector<std::string> errors;        // "<file>: <why>"; the file is intact
@@ -64,7 +71,8 @@ llvm::Error exportFixes(const std::vector<Finding> &findings,
                         const FixOptions &options, const std::string &yamlPath);
 
 /// "streamlint: applied N fix(es) in M file(s); K skipped (why)", preceded
-/// by one line per skipped fix and per error.
+/// by one line per skipped fix and per error. With --fix-notes the count
+/// says how many of them were suggestions.
 void printFixReport(const FixReport &report, llvm::raw_ostream &out);
 
 } // namespace streamlint

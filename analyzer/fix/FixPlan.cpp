@@ -77,14 +77,23 @@ std::optional<size_t> offsetOf(llvm::StringRef text, unsigned line,
 
 class Planner {
 public:
-  Planner(const std::vector<Finding> &findings, std::string root)
-      : findings(findings), root(std::move(root)), realRoot(realPathOf(this->root)) {}
+  Planner(const std::vector<Finding> &findings, std::string root, bool applySuggestions)
+      : findings(findings), root(std::move(root)), realRoot(realPathOf(this->root)),
+        applySuggestions(applySuggestions) {}
 
   FixPlan run() {
-    for (size_t i = 0; i < findings.size(); ++i)
-      for (size_t j = 0; j < findings[i].fixes.size(); ++j)
-        if (findings[i].fixes[j].applicable)
+    for (size_t i = 0; i < findings.size(); ++i) {
+      const std::vector<FixIt> &fixes = findings[i].fixes;
+      for (size_t j = 0; j < fixes.size(); ++j)
+        if (fixes[j].applicable)
           consider(i, j);
+      if (applySuggestions && llvm::none_of(fixes, [](const FixIt &f) { return f.applicable; }))
+        for (size_t j = 0; j < fixes.size(); ++j)
+          if (!fixes[j].edits.empty()) {
+            consider(i, j, /*suggestion=*/true);
+            break;
+          }
+    }
     for (auto &[file, change] : plan.files)
       llvm::sort(change.edits, [](const PlannedEdit &a, const PlannedEdit &b) {
         return std::tie(a.edit.offset, a.edit.length) <
@@ -173,7 +182,7 @@ private:
     return found->second;
   }
 
-  void consider(size_t i, size_t j) {
+  void consider(size_t i, size_t j, bool suggestion = false) {
     std::vector<TextEdit> edits = findings[i].fixes[j].edits;
     std::vector<std::string> realFiles; // parallel to edits
     for (TextEdit &edit : edits) {
@@ -204,7 +213,7 @@ private:
                         range(planned.edit) + ")");
       }
     }
-    PlannedFix accepted{i, j, {}};
+    PlannedFix accepted{i, j, {}, suggestion};
     for (size_t e = 0; e < edits.size(); ++e) {
       const TextEdit &edit = edits[e];
       auto &change = plan.files[realFiles[e]];
@@ -228,6 +237,7 @@ private:
   const std::vector<Finding> &findings;
   std::string root;
   std::string realRoot; // the root with symbolic links resolved
+  bool applySuggestions;
   FixPlan plan;
   std::map<std::string, std::optional<std::string>> cache; // by real path
   std::map<std::string, std::string> digests;                 // by real path
@@ -248,8 +258,19 @@ std::string relativeTo(const std::string &file, const std::string &root) {
 }
 
 FixPlan planFixes(const std::vector<Finding> &findings,
-                  const std::string &projectRoot) {
-  return Planner(findings, normalizedRoot(projectRoot)).run();
+                  const std::string &projectRoot, bool applySuggestions) {
+  return Planner(findings, normalizedRoot(projectRoot), applySuggestions).run();
+}
+
+std::string suggestionsHeader(const std::vector<std::string> &appliedSuggestions) {
+  if (appliedSuggestions.empty())
+    return "";
+  std::string header = "# streamlint --fix-notes: this diff also applies " +
+                       std::to_string(appliedSuggestions.size()) +
+                       " suggested fix(es) that --fix alone does not apply; review them:\n";
+  for (const std::string &line : appliedSuggestions)
+    header += "#   " + line + "\n";
+  return header;
 }
 
 std::string applyEdits(const std::string &original,

@@ -20,6 +20,7 @@ struct PlannedFix {
   size_t finding;
   size_t fix;
   std::vector<std::string> files; // the real paths it edits
+  bool suggestion = false;        // not applicable: taken for --fix-notes
 };
 
 struct FixPlan {
@@ -36,9 +37,15 @@ struct FixPlan {
 };
 
 /// Selects the applicable fixes that are inside the project, match the files
-/// on disk and do not overlap an earlier fix.
+/// on disk and do not overlap an earlier fix. With `applySuggestions`
+/// (--fix-notes), a finding without an applicable fix contributes its first
+/// suggested fix that has edits.
 FixPlan planFixes(const std::vector<Finding> &findings,
-                  const std::string &projectRoot);
+                  const std::string &projectRoot, bool applySuggestions = false);
+
+/// The header --fix-notes puts before the dry-run diff: '#' lines (which
+/// `git apply` and `patch` skip) naming each applied suggestion; "" if none.
+std::string suggestionsHeader(const std::vector<std::string> &appliedSuggestions);
 
 /// `original` with `edits` (sorted by offset, non-overlapping) applied.
 std::string applyEdits(const std::string &original,
