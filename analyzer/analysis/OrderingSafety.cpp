@@ -31,12 +31,13 @@ struct WalkResult {
 class OrderingWalker {
 public:
   OrderingWalker(const FunctionOperations &ops, size_t at, const clang::ValueDecl &target,
-                 Mode mode, TranslationUnitContext &context)
+                 Mode mode, TranslationUnitContext &context, const OrderingAssumption &assume)
       : ops_(ops.operations), isMain_(ops.isMain), function_(*ops.function), at_(at),
-        targetDecl_(target), mode_(mode), context_(context) {
+        targetDecl_(target), mode_(mode), context_(context), assume_(assume) {
     target_.kind = OrderingStream::Variable;
     target_.variable = target.getCanonicalDecl();
-    targetBlocking_ = blockingOf(target_.variable, function_, context.ast());
+    targetBlocking_ = assume.target ? *assume.target
+                                    : blockingOf(target_.variable, function_, context.ast());
     const StreamOperation &work = ops_[at];
     if (!work.loops.empty()) {
       const clang::Stmt *outer = work.loops.back();
@@ -213,7 +214,12 @@ private:
         break;
       }
     }
-    if (entry && !isMain_ && !(mode_ == Mode::Move && allBlocking))
+    bool legacyCovered = allBlocking || llvm::any_of(streams, [](const OrderingStream &s) {
+                           return s.kind == OrderingStream::Legacy;
+                         });
+    bool callersCovered = assume_.pending == ordering::NothingPending ||
+                          (assume_.pending == ordering::LegacyPending && legacyCovered);
+    if (entry && !isMain_ && !(mode_ == Mode::Move && allBlocking) && !callersCovered)
       return broken(std::string(subject) + "work the callers of " + functionName() +
                     " issued before calling it (no wait in " + functionName() +
                     " before this point covers it)");
@@ -266,7 +272,8 @@ private:
           return dependent(op);
         break;
       case OperationEffect::Return:
-        if (isMain_ || blockingCovered)
+        if (isMain_ || blockingCovered || assume_.next == ordering::NextWaits ||
+            (assume_.next == ordering::NextLegacyWork && blockingTarget))
           return {};
         return broken(functionName() + " returns to its callers with this work possibly "
                       "still running, and their later work relied on the legacy stream "
@@ -300,6 +307,7 @@ private:
   StreamBlocking targetBlocking_ = StreamBlocking::Unknown;
   Mode mode_;
   TranslationUnitContext &context_;
+  OrderingAssumption assume_;
   std::optional<size_t> loopBegin_;
   size_t loopEnd_ = 0;
 };
@@ -370,6 +378,16 @@ std::optional<size_t> indexOf(const FunctionOperations &ops, const clang::Stmt &
   return std::nullopt;
 }
 
+/// Work already on the target has the assumed blocking too.
+void assumeTargetBlocking(FunctionOperations &ops, const clang::ValueDecl &target,
+                          const OrderingAssumption &assume) {
+  if (!assume.target)
+    return;
+  for (StreamOperation &op : ops.operations)
+    if (op.stream.kind == OrderingStream::Variable && op.stream.variable == target.getCanonicalDecl())
+      op.blocking = *assume.target;
+}
+
 OrderingVerdict notFound() {
   OrderingVerdict verdict;
   verdict.brokenBy = "the ordering around it could not be analyzed";
@@ -405,13 +423,15 @@ std::string calleeProblem(const clang::CallExpr &call, const clang::ParmVarDecl 
 } // namespace
 
 OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::VarDecl &target,
-                                  TranslationUnitContext &context, bool perThreadBuild) {
+                                  TranslationUnitContext &context, bool perThreadBuild,
+                                  const OrderingAssumption &assume) {
   if (group.empty())
     return notFound();
   const clang::FunctionDecl *function = context.enclosingFunction(*group.front().call);
   if (!function)
     return notFound();
   FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
+  assumeTargetBlocking(ops, target, assume);
   // The other moved calls are on the target too once --fix is done.
   std::vector<size_t> members;
   for (const MovedCall &moved : group) {
@@ -422,7 +442,8 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
     StreamOperation &op = ops.operations[*at];
     op.effect = OperationEffect::Enqueue;
     op.stream = {OrderingStream::Variable, target.getCanonicalDecl()};
-    op.blocking = blockingOf(op.stream.variable, *function, context.ast());
+    op.blocking = assume.target ? *assume.target
+                                : blockingOf(op.stream.variable, *function, context.ast());
     op.hostWaits = false;
   }
   OrderingVerdict verdict;
@@ -442,7 +463,7 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
         return failed;
       }
     }
-    OrderingVerdict one = OrderingWalker(ops, members[m], target, Mode::Move, context).run();
+    OrderingVerdict one = OrderingWalker(ops, members[m], target, Mode::Move, context, assume).run();
     if (!one.keepsOrdering) {
       one.brokenBy = which + one.brokenBy;
       return one;
@@ -470,15 +491,17 @@ void applyOrderingVerdict(FixIt &fix, const OrderingVerdict &verdict) {
 }
 
 OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
-                                  TranslationUnitContext &context, bool perThreadBuild) {
+                                  TranslationUnitContext &context, bool perThreadBuild,
+                                  const OrderingAssumption &assume) {
   const clang::FunctionDecl *function = context.enclosingFunction(sync);
   if (!function)
     return notFound();
   FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
+  assumeTargetBlocking(ops, target, assume);
   std::optional<size_t> at = indexOf(ops, sync);
   if (!at)
     return notFound();
-  return OrderingWalker(ops, *at, target, Mode::Narrow, context).run();
+  return OrderingWalker(ops, *at, target, Mode::Narrow, context, assume).run();
 }
 
 } // namespace streamlint
