@@ -98,8 +98,10 @@ StreamSource sourceOf(const clang::Expr *value, const clang::FunctionDecl &funct
   case StreamKind::Legacy:
   case StreamKind::PerThread:
     // The legacy and per-thread streams synchronize with the legacy stream.
+    // "0" marks the legacy stream itself (OrderingSummary: a fix moving
+    // work to a parameter every caller passes 0 for moves nothing).
     source.blocking = Blocking::Blocking;
-    source.spelled = "0";
+    source.spelled = stream.kind == StreamKind::PerThread ? "cudaStreamPerThread" : "0";
     return source;
   case StreamKind::Named:
     if (const clang::VarDecl *var = stream.variable) {

@@ -10,6 +10,8 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "api/CudaApiTable.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -388,6 +390,63 @@ void assumeTargetBlocking(FunctionOperations &ops, const clang::ValueDecl &targe
       op.blocking = *assume.target;
 }
 
+/// The cudaStreamDestroy(target) of `function` that comes before `site`
+/// (or repeats with it in a loop): work moved there, or a wait narrowed to
+/// it, would use a destroyed stream (graphConditionalNodes on an H100:
+/// cudaErrorContextIsDestroyed). Null when there is none.
+const clang::CallExpr *destroyedBefore(const clang::FunctionDecl &function,
+                                       const clang::ValueDecl &target, const clang::Stmt &site,
+                                       TranslationUnitContext &context) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::Decl *target;
+    std::vector<const clang::CallExpr *> found;
+    bool VisitCallExpr(clang::CallExpr *call) {
+      const clang::FunctionDecl *callee = call->getDirectCallee();
+      if (!callee || !callee->getIdentifier() || call->getNumArgs() < 1)
+        return true;
+      llvm::StringRef name = api::baseName(callee->getName());
+      if (name != "cudaStreamDestroy" && name != "cuStreamDestroy")
+        return true;
+      const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
+      if (ref && ref->getDecl()->getCanonicalDecl() == target)
+        found.push_back(call);
+      return true;
+    }
+  } finder;
+  finder.target = target.getCanonicalDecl();
+  if (!function.hasBody())
+    return nullptr;
+  finder.TraverseStmt(function.getBody());
+  const clang::SourceManager &sm = context.sources();
+  clang::SourceLocation at = sm.getExpansionLoc(site.getBeginLoc());
+  for (const clang::CallExpr *destroy : finder.found) {
+    clang::SourceLocation where = sm.getExpansionLoc(destroy->getBeginLoc());
+    bool inLoop = false;
+    for (clang::DynTypedNode node = clang::DynTypedNode::create(*destroy);;) {
+      auto parents = context.ast().getParents(node);
+      if (parents.empty() || !parents[0].get<clang::Stmt>())
+        break;
+      const clang::Stmt *parent = parents[0].get<clang::Stmt>();
+      inLoop = inLoop || llvm::isa<clang::ForStmt, clang::WhileStmt, clang::CXXForRangeStmt,
+                                   clang::DoStmt>(parent);
+      node = parents[0];
+    }
+    if (inLoop || sm.isBeforeInTranslationUnit(where, at))
+      return destroy;
+  }
+  return nullptr;
+}
+
+OrderingVerdict destroyedVerdict(const clang::CallExpr &destroy, const clang::ValueDecl &target,
+                                 const clang::FunctionDecl &function,
+                                 TranslationUnitContext &context) {
+  OrderingVerdict verdict;
+  verdict.brokenBy = "'" + target.getNameAsString() + "' is destroyed (cudaStreamDestroy at " +
+                     describeLine(destroy, function, context.sources()) +
+                     ") before this point, so the work would be issued to a destroyed stream";
+  return verdict;
+}
+
 OrderingVerdict notFound() {
   OrderingVerdict verdict;
   verdict.brokenBy = "the ordering around it could not be analyzed";
@@ -430,6 +489,9 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
   const clang::FunctionDecl *function = context.enclosingFunction(*group.front().call);
   if (!function)
     return notFound();
+  for (const MovedCall &moved : group)
+    if (const clang::CallExpr *destroy = destroyedBefore(*function, target, *moved.call, context))
+      return destroyedVerdict(*destroy, target, *function, context);
   FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
   assumeTargetBlocking(ops, target, assume);
   // The other moved calls are on the target too once --fix is done.
@@ -496,6 +558,8 @@ OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::Valu
   const clang::FunctionDecl *function = context.enclosingFunction(sync);
   if (!function)
     return notFound();
+  if (const clang::CallExpr *destroy = destroyedBefore(*function, target, sync, context))
+    return destroyedVerdict(*destroy, target, *function, context);
   FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
   assumeTargetBlocking(ops, target, assume);
   std::optional<size_t> at = indexOf(ops, sync);

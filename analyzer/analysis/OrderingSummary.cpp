@@ -317,6 +317,29 @@ public:
     std::set<std::string> visiting;
     return parameterOf(usr, parameter, why, visiting);
   }
+  /// Whether every call of `usr` passes the legacy stream (0, NULL,
+  /// cudaStreamLegacy, an omitted default) for `parameter`, directly or
+  /// through its callers' parameters.
+  bool passesOnlyLegacy(const std::string &usr, int parameter, unsigned depth = 0) {
+    auto calls = callsTo_.find(usr);
+    if (depth > 16 || calls == callsTo_.end() || calls->second.empty() ||
+        !openReason(usr).empty())
+      return false;
+    for (const OrderedCall *call : calls->second) {
+      auto argument = call->streams.find(parameter);
+      if (argument == call->streams.end())
+        return false;
+      const StreamSource &source = argument->second;
+      if (source.kind == StreamSource::CallerParameter) {
+        if (!passesOnlyLegacy(call->caller, source.parameter, depth + 1))
+          return false;
+      } else if (source.kind != StreamSource::Known || source.spelled != "0") {
+        return false;
+      }
+    }
+    return true;
+  }
+
   Blocking variableBlocking(const std::string &variable, std::string &why) {
     std::set<std::string> visiting;
     return variableOf(variable, why, visiting);
@@ -567,6 +590,15 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program, Fix
       chosen = &one;
   unsigned bit = pending * Levels + next;
   fix.description = conditional.description;
+  // Safe, but nothing would change: the work would stay on the legacy stream.
+  if (conditional.target.kind == StreamSource::CallerParameter &&
+      program.passesOnlyLegacy(conditional.function, conditional.target.parameter)) {
+    fix.applicable = false;
+    fix.description += "; not applied by --fix: every caller of '" + conditional.functionName +
+                       "' passes the legacy stream (0) for '" + conditional.target.spelled +
+                       "', so the work would stay on it";
+    return;
+  }
   if (chosen && (chosen->safe & (1u << bit))) {
     fix.applicable = true;
     fix.edits.insert(fix.edits.end(), chosen->waits.begin(), chosen->waits.end());

@@ -4,6 +4,7 @@
 void runStep(float *d, cudaStream_t s);
 void runAfterOther(float *d, cudaStream_t s);
 void runThroughPointer(float *d, cudaStream_t s);
+void runOnZero(float *d, cudaStream_t s);
 struct Worker {
   virtual void work(float *d, cudaStream_t s);
 };
@@ -26,6 +27,8 @@ int main() {
   hook(d, s);
   Worker worker;
   worker.work(d, s);
+  cudaDeviceSynchronize();
+  runOnZero(d, 0);
   cudaDeviceSynchronize();
   __builtin_printf("%g\n", h[0]);
   return 0;
