@@ -25,6 +25,8 @@ import sys
 
 # The reason a fix stays a suggestion, in a few words (first match wins).
 REASONS = [
+    ("target stream destroyed before", r"is destroyed \(cudaStreamDestroy"),
+    ("every caller passes the legacy stream", r"passes the legacy stream \(0\)"),
     ("no single stream in use", r"no single stream is in use"),
     ("legacy stream spelled out", r"if the legacy stream's synchronization is not intended"),
     ("evidence only from other functions", r"^pass '[^']*', the stream (the|this) .* (other|class)"),
