@@ -37,8 +37,10 @@ expect_stderr "would apply 1 fix(es) in 1 file(s)"
 
 # The refusals say what blocks them.
 expect_exit 1 "text report" -- "$STREAMLINT" -p . "$CHECKS" --no-cache --use-color=false
-expect_stdout "its call at main.cu:24 (in 'main') follows the kernel launch"
+expect_stdout "its call at main.cu:26 (in 'main') follows the kernel launch"
 expect_stdout "its address is taken"
 expect_stdout "it is virtual"
+expect_stdout "it has C linkage"
+expect_stdout "no call of it is in the analyzed program"
 expect_stdout "passes the legacy stream (0) for 's'"
 finish

@@ -5,6 +5,8 @@ void runStep(float *d, cudaStream_t s);
 void runAfterOther(float *d, cudaStream_t s);
 void runThroughPointer(float *d, cudaStream_t s);
 void runOnZero(float *d, cudaStream_t s);
+extern "C" void runFromC(float *d, cudaStream_t s);
+void runExported(float *d, cudaStream_t s);
 struct Worker {
   virtual void work(float *d, cudaStream_t s);
 };
@@ -29,6 +31,9 @@ int main() {
   worker.work(d, s);
   cudaDeviceSynchronize();
   runOnZero(d, 0);
+  cudaDeviceSynchronize();
+  runFromC(d, s);
+  runExported(d, s);
   cudaDeviceSynchronize();
   __builtin_printf("%g\n", h[0]);
   return 0;

@@ -40,3 +40,18 @@ void runOnZero(float *d, cudaStream_t s) {
   init<<<1, 64, 0, s>>>(d);
   fill<<<1, 64>>>(d, 2.0f); // not applied: passes the legacy stream (0)
 }
+
+// C linkage, an explicit export, no call at all: code outside the program
+// may call them (or, never called here, only such code does).
+extern "C" void runFromC(float *d, cudaStream_t s) {
+  init<<<1, 64, 0, s>>>(d);
+  fill<<<1, 64>>>(d, 2.0f); // not applied: it has C linkage
+}
+__attribute__((visibility("default"))) void runExported(float *d, cudaStream_t s) {
+  init<<<1, 64, 0, s>>>(d);
+  fill<<<1, 64>>>(d, 2.0f); // not applied: it is exported
+}
+void runNeverCalled(float *d, cudaStream_t s) {
+  init<<<1, 64, 0, s>>>(d);
+  fill<<<1, 64>>>(d, 2.0f); // not applied: no call of it is in the analyzed program
+}
