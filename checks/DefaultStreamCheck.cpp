@@ -1,5 +1,6 @@
 #include "checks/DefaultStreamCheck.h"
 #include "analyzer/analysis/SourceFacts.h"
+#include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/OrderingSafety.h"
 #include "analyzer/analysis/StreamOperations.h"
 
@@ -356,20 +357,25 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
   return std::nullopt;
 }
 
-const OrderingVerdict &DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function,
-                                                       const clang::VarDecl &target) {
+const DefaultStreamCheck::GroupOrdering &
+DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang::VarDecl &target) {
   auto key = std::make_pair(&function, &target);
   auto found = ordering_.find(key);
   if (found != ordering_.end())
     return found->second;
-  std::vector<MovedCall> group;
+  GroupOrdering result;
   bool ptds = perThreadBuild_;
   for (const StreamOperation &op : operationsOf(function, context().ast(), ptds).operations)
     if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
       if (std::optional<MovedCall> moved = movedCall(*call, function, target))
-        group.push_back(*moved);
-  return ordering_.emplace(key, checkMoveToStream(group, target, context(), ptds))
-      .first->second;
+        result.group.push_back(*moved);
+  result.verdict = checkMoveToStream(result.group, target, context(), ptds);
+  if (!result.verdict.keepsOrdering && !result.group.empty())
+    result.conditional = conditionalOrdering(
+        function, target, /*narrow=*/false, [&](const OrderingAssumption &assume) {
+          return checkMoveToStream(result.group, target, context(), ptds, assume);
+        });
+  return ordering_.emplace(key, std::move(result)).first->second;
 }
 
 void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
@@ -406,11 +412,15 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
                          "function cannot be analyzed (not a local variable or parameter)";
       fix.applicable = false;
     }
-    static const OrderingVerdict unchecked;
-    const OrderingVerdict &ordering =
-        fix.applicable ? orderingFor(*function, *variable) : unchecked;
-    if (fix.applicable)
-      applyOrderingVerdict(fix, ordering);
+    if (fix.applicable) {
+      const GroupOrdering &ordering = orderingFor(*function, *variable);
+      std::string before = fix.description;
+      applyOrderingVerdict(fix, ordering.verdict);
+      // Refused under rule 4 or an unknown target: the program's callers
+      // may decide (analysis/OrderingSummary.h).
+      if (ordering.conditional)
+        recordConditionalFix(*ordering.conditional, finding, fix, std::move(before), context());
+    }
   }
   finding.fixes.push_back(std::move(fix));
 }

@@ -47,15 +47,21 @@ private:
                                      const clang::VarDecl &target);
   /// Whether moving every such call of `function` to `target` keeps the
   /// legacy stream's ordering (analyzer/analysis/OrderingSafety.h); cached.
-  const OrderingVerdict &orderingFor(const clang::FunctionDecl &function,
-                                     const clang::VarDecl &target);
+  struct GroupOrdering {
+    std::vector<MovedCall> group;
+    OrderingVerdict verdict;
+    /// When the callers of `function` (in the whole program) decide.
+    std::optional<ordering::ConditionalFix> conditional;
+  };
+  const GroupOrdering &orderingFor(const clang::FunctionDecl &function,
+                                   const clang::VarDecl &target);
 
   const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
   const bool perThreadBuild_;       // compile command or macro says PTDS
   const bool pyTorchExtension_;     // library-default-stream owns its launches
   /// (expansion, spelling) of reported calls: instantiations repeat them.
   ReportOnce reported_;
-  std::map<std::pair<const clang::FunctionDecl *, const clang::VarDecl *>, OrderingVerdict>
+  std::map<std::pair<const clang::FunctionDecl *, const clang::VarDecl *>, GroupOrdering>
       ordering_;
   StreamSuggester suggester_;
 };

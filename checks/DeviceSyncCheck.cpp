@@ -1,4 +1,5 @@
 #include "checks/DeviceSyncCheck.h"
+#include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/OrderingSafety.h"
 
 #include "analyzer/reach/CudaApi.h"
@@ -92,7 +93,7 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
             "; " + advice,
         site.expr);
     finding.related.push_back({loop.location, loop.kind + " loop"});
-    if (std::optional<FixIt> fix = streamSyncFix(site))
+    if (std::optional<FixIt> fix = streamSyncFix(site, finding))
       finding.fixes.push_back(std::move(*fix));
     return;
   }
@@ -119,7 +120,8 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
 
 /// cudaDeviceSynchronize() -> cudaStreamSynchronize(s) when every CUDA call in
 /// the loop uses stream `s`: the loop only needs `s` drained.
-std::optional<FixIt> DeviceSyncCheck::streamSyncFix(const reach::CallSite &site) const {
+std::optional<FixIt> DeviceSyncCheck::streamSyncFix(const reach::CallSite &site,
+                                                    const Finding &finding) const {
   llvm::StringRef name = api::baseName(site.name);
   const api::ApiInfo *info = api::findApi(name);
   // The runtime's device-wide syncs; the fix writes a runtime call.
@@ -140,11 +142,20 @@ std::optional<FixIt> DeviceSyncCheck::streamSyncFix(const reach::CallSite &site)
   fix.edits.push_back(std::move(*edit));
   // Applied only if no work the host then waits for is on another stream
   // (docs/fixes.md).
-  OrderingVerdict ordering = checkNarrowedWait(*site.call, *stream, context(),
-                                               context().info().perThreadDefaultStream);
+  bool ptds = context().info().perThreadDefaultStream;
+  OrderingVerdict ordering = checkNarrowedWait(*site.call, *stream, context(), ptds);
   if (!ordering.keepsOrdering) {
+    std::string before = fix.description;
     fix.description += "; not applied by --fix: " + ordering.brokenBy;
     fix.applicable = false;
+    // Refused because of the callers' work (rule 7): the program's callers
+    // may decide (analysis/OrderingSummary.h).
+    if (const clang::FunctionDecl *function = context().enclosingFunction(*site.call))
+      if (std::optional<ordering::ConditionalFix> conditional = conditionalOrdering(
+              *function, *stream, /*narrow=*/true, [&](const OrderingAssumption &assume) {
+                return checkNarrowedWait(*site.call, *stream, context(), ptds, assume);
+              }))
+        recordConditionalFix(std::move(*conditional), finding, fix, std::move(before), context());
   }
   return fix;
 }

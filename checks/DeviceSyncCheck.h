@@ -24,7 +24,7 @@ private:
   /// The CUDA API's own syncs, and calls of ExtraSyncFunctions.
   bool synchronizes(const reach::CallSite &site) const;
   void checkCall(const reach::CallSite &site);
-  std::optional<FixIt> streamSyncFix(const reach::CallSite &site) const;
+  std::optional<FixIt> streamSyncFix(const reach::CallSite &site, const Finding &finding) const;
 
   const std::string extraSyncFunctions_;
   const llvm::StringSet<> extraSync_;

@@ -10,6 +10,8 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "api/CudaApiTable.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -31,12 +33,13 @@ struct WalkResult {
 class OrderingWalker {
 public:
   OrderingWalker(const FunctionOperations &ops, size_t at, const clang::ValueDecl &target,
-                 Mode mode, TranslationUnitContext &context)
+                 Mode mode, TranslationUnitContext &context, const OrderingAssumption &assume)
       : ops_(ops.operations), isMain_(ops.isMain), function_(*ops.function), at_(at),
-        targetDecl_(target), mode_(mode), context_(context) {
+        targetDecl_(target), mode_(mode), context_(context), assume_(assume) {
     target_.kind = OrderingStream::Variable;
     target_.variable = target.getCanonicalDecl();
-    targetBlocking_ = blockingOf(target_.variable, function_, context.ast());
+    targetBlocking_ = assume.target ? *assume.target
+                                    : blockingOf(target_.variable, function_, context.ast());
     const StreamOperation &work = ops_[at];
     if (!work.loops.empty()) {
       const clang::Stmt *outer = work.loops.back();
@@ -213,7 +216,12 @@ private:
         break;
       }
     }
-    if (entry && !isMain_ && !(mode_ == Mode::Move && allBlocking))
+    bool legacyCovered = allBlocking || llvm::any_of(streams, [](const OrderingStream &s) {
+                           return s.kind == OrderingStream::Legacy;
+                         });
+    bool callersCovered = assume_.pending == ordering::NothingPending ||
+                          (assume_.pending == ordering::LegacyPending && legacyCovered);
+    if (entry && !isMain_ && !(mode_ == Mode::Move && allBlocking) && !callersCovered)
       return broken(std::string(subject) + "work the callers of " + functionName() +
                     " issued before calling it (no wait in " + functionName() +
                     " before this point covers it)");
@@ -266,7 +274,8 @@ private:
           return dependent(op);
         break;
       case OperationEffect::Return:
-        if (isMain_ || blockingCovered)
+        if (isMain_ || blockingCovered || assume_.next == ordering::NextWaits ||
+            (assume_.next == ordering::NextLegacyWork && blockingTarget))
           return {};
         return broken(functionName() + " returns to its callers with this work possibly "
                       "still running, and their later work relied on the legacy stream "
@@ -300,6 +309,7 @@ private:
   StreamBlocking targetBlocking_ = StreamBlocking::Unknown;
   Mode mode_;
   TranslationUnitContext &context_;
+  OrderingAssumption assume_;
   std::optional<size_t> loopBegin_;
   size_t loopEnd_ = 0;
 };
@@ -370,6 +380,73 @@ std::optional<size_t> indexOf(const FunctionOperations &ops, const clang::Stmt &
   return std::nullopt;
 }
 
+/// Work already on the target has the assumed blocking too.
+void assumeTargetBlocking(FunctionOperations &ops, const clang::ValueDecl &target,
+                          const OrderingAssumption &assume) {
+  if (!assume.target)
+    return;
+  for (StreamOperation &op : ops.operations)
+    if (op.stream.kind == OrderingStream::Variable && op.stream.variable == target.getCanonicalDecl())
+      op.blocking = *assume.target;
+}
+
+/// The cudaStreamDestroy(target) of `function` that comes before `site`
+/// (or repeats with it in a loop): work moved there, or a wait narrowed to
+/// it, would use a destroyed stream (graphConditionalNodes on an H100:
+/// cudaErrorContextIsDestroyed). Null when there is none.
+const clang::CallExpr *destroyedBefore(const clang::FunctionDecl &function,
+                                       const clang::ValueDecl &target, const clang::Stmt &site,
+                                       TranslationUnitContext &context) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::Decl *target;
+    std::vector<const clang::CallExpr *> found;
+    bool VisitCallExpr(clang::CallExpr *call) {
+      const clang::FunctionDecl *callee = call->getDirectCallee();
+      if (!callee || !callee->getIdentifier() || call->getNumArgs() < 1)
+        return true;
+      llvm::StringRef name = api::baseName(callee->getName());
+      if (name != "cudaStreamDestroy" && name != "cuStreamDestroy")
+        return true;
+      const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
+      if (ref && ref->getDecl()->getCanonicalDecl() == target)
+        found.push_back(call);
+      return true;
+    }
+  } finder;
+  finder.target = target.getCanonicalDecl();
+  if (!function.hasBody())
+    return nullptr;
+  finder.TraverseStmt(function.getBody());
+  const clang::SourceManager &sm = context.sources();
+  clang::SourceLocation at = sm.getExpansionLoc(site.getBeginLoc());
+  for (const clang::CallExpr *destroy : finder.found) {
+    clang::SourceLocation where = sm.getExpansionLoc(destroy->getBeginLoc());
+    bool inLoop = false;
+    for (clang::DynTypedNode node = clang::DynTypedNode::create(*destroy);;) {
+      auto parents = context.ast().getParents(node);
+      if (parents.empty() || !parents[0].get<clang::Stmt>())
+        break;
+      const clang::Stmt *parent = parents[0].get<clang::Stmt>();
+      inLoop = inLoop || llvm::isa<clang::ForStmt, clang::WhileStmt, clang::CXXForRangeStmt,
+                                   clang::DoStmt>(parent);
+      node = parents[0];
+    }
+    if (inLoop || sm.isBeforeInTranslationUnit(where, at))
+      return destroy;
+  }
+  return nullptr;
+}
+
+OrderingVerdict destroyedVerdict(const clang::CallExpr &destroy, const clang::ValueDecl &target,
+                                 const clang::FunctionDecl &function,
+                                 TranslationUnitContext &context) {
+  OrderingVerdict verdict;
+  verdict.brokenBy = "'" + target.getNameAsString() + "' is destroyed (cudaStreamDestroy at " +
+                     describeLine(destroy, function, context.sources()) +
+                     ") before this point, so the work would be issued to a destroyed stream";
+  return verdict;
+}
+
 OrderingVerdict notFound() {
   OrderingVerdict verdict;
   verdict.brokenBy = "the ordering around it could not be analyzed";
@@ -405,13 +482,18 @@ std::string calleeProblem(const clang::CallExpr &call, const clang::ParmVarDecl 
 } // namespace
 
 OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::VarDecl &target,
-                                  TranslationUnitContext &context, bool perThreadBuild) {
+                                  TranslationUnitContext &context, bool perThreadBuild,
+                                  const OrderingAssumption &assume) {
   if (group.empty())
     return notFound();
   const clang::FunctionDecl *function = context.enclosingFunction(*group.front().call);
   if (!function)
     return notFound();
+  for (const MovedCall &moved : group)
+    if (const clang::CallExpr *destroy = destroyedBefore(*function, target, *moved.call, context))
+      return destroyedVerdict(*destroy, target, *function, context);
   FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
+  assumeTargetBlocking(ops, target, assume);
   // The other moved calls are on the target too once --fix is done.
   std::vector<size_t> members;
   for (const MovedCall &moved : group) {
@@ -422,7 +504,8 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
     StreamOperation &op = ops.operations[*at];
     op.effect = OperationEffect::Enqueue;
     op.stream = {OrderingStream::Variable, target.getCanonicalDecl()};
-    op.blocking = blockingOf(op.stream.variable, *function, context.ast());
+    op.blocking = assume.target ? *assume.target
+                                : blockingOf(op.stream.variable, *function, context.ast());
     op.hostWaits = false;
   }
   OrderingVerdict verdict;
@@ -442,7 +525,7 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
         return failed;
       }
     }
-    OrderingVerdict one = OrderingWalker(ops, members[m], target, Mode::Move, context).run();
+    OrderingVerdict one = OrderingWalker(ops, members[m], target, Mode::Move, context, assume).run();
     if (!one.keepsOrdering) {
       one.brokenBy = which + one.brokenBy;
       return one;
@@ -470,15 +553,19 @@ void applyOrderingVerdict(FixIt &fix, const OrderingVerdict &verdict) {
 }
 
 OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
-                                  TranslationUnitContext &context, bool perThreadBuild) {
+                                  TranslationUnitContext &context, bool perThreadBuild,
+                                  const OrderingAssumption &assume) {
   const clang::FunctionDecl *function = context.enclosingFunction(sync);
   if (!function)
     return notFound();
+  if (const clang::CallExpr *destroy = destroyedBefore(*function, target, sync, context))
+    return destroyedVerdict(*destroy, target, *function, context);
   FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
+  assumeTargetBlocking(ops, target, assume);
   std::optional<size_t> at = indexOf(ops, sync);
   if (!at)
     return notFound();
-  return OrderingWalker(ops, *at, target, Mode::Narrow, context).run();
+  return OrderingWalker(ops, *at, target, Mode::Narrow, context, assume).run();
 }
 
 } // namespace streamlint

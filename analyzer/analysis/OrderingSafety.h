@@ -11,6 +11,8 @@
 // depending on the old ordering unless a wait in the function covers it.
 
 #include "analyzer/Finding.h"
+#include "analyzer/analysis/OrderingSummary.h"
+#include "analyzer/analysis/StreamOperations.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 
 #include "clang/AST/Expr.h"
@@ -34,6 +36,16 @@ struct OrderingVerdict {
   std::string waitNote;
 };
 
+/// What the analysis assumes about the enclosing function's callers and
+/// the target stream. The default is rule 4's: callers unknown, the target
+/// as the function shows it. OrderingSummary's whole-program pass asks
+/// under the assumptions its facts decide.
+struct OrderingAssumption {
+  unsigned pending = ordering::OtherPending; ///< what callers have pending at the call
+  unsigned next = ordering::NextDepends;     ///< what callers do after it returns
+  std::optional<StreamBlocking> target;      ///< the target's blocking, if assumed
+};
+
 /// One call a fix moves off the legacy default stream: a launch or
 /// stream-ordered call, or a call of a user function whose defaulted stream
 /// parameter `calleeParameter` gets the target stream.
@@ -46,7 +58,8 @@ struct MovedCall {
 /// `target` together: `--fix` applies all of their fixes or none, so each is
 /// judged with the others already moved. One verdict for the group.
 OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::VarDecl &target,
-                                  TranslationUnitContext &context, bool perThreadBuild);
+                                  TranslationUnitContext &context, bool perThreadBuild,
+                                  const OrderingAssumption &assume = {});
 
 /// Makes `fix` (which moves work to another stream) follow `verdict`: not
 /// applicable, its description naming what broke; or applicable with the
@@ -55,6 +68,7 @@ void applyOrderingVerdict(FixIt &fix, const OrderingVerdict &verdict);
 
 /// Replacing the device-wide wait `sync` by cudaStreamSynchronize(target).
 OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
-                                  TranslationUnitContext &context, bool perThreadBuild);
+                                  TranslationUnitContext &context, bool perThreadBuild,
+                                  const OrderingAssumption &assume = {});
 
 } // namespace streamlint

@@ -1,4 +1,5 @@
 #include "analyzer/driver/Analyzer.h"
+#include "analyzer/analysis/OrderingSummary.h"
 
 #include "analyzer/driver/NamedFiles.h"
 #include "analyzer/driver/Progress.h"
@@ -218,6 +219,9 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
   // Whole-program pass: findings whose verdict depends on other functions
   // or TUs (hot paths through calls, host-callback reach).
   // They are filtered like the others: kept if some TU's config reports there.
+  ordering::OrderingFacts orderingFacts;
+  for (const auto &facts : program.ordering)
+    orderingFacts.add(ordering::OrderingFacts(*facts));
   for (Finding &finding : reach::resolveSites(std::move(program))) {
     if (!scope.covers(finding.location.file))
       continue;
@@ -229,6 +233,8 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
     else
       filtered.push_back(std::move(finding));
   }
+  // Fixes whose ordering verdict the program's callers decide (docs/fixes.md).
+  ordering::resolveConditionalFixes(std::move(orderingFacts), result.findings);
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
   // A header included by several TUs reports once.
   result.findings.erase(std::unique(result.findings.begin(),

@@ -2,6 +2,8 @@
 
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/driver/CrashIsolation.h"
+#include "analyzer/analysis/CallerOrdering.h"
+#include "analyzer/analysis/OrderingSummary.h"
 #include "analyzer/reach/TranslationUnitReach.h"
 #include "analyzer/support/Paths.h"
 
@@ -216,12 +218,23 @@ private:
       std::abort();
   }
 
+  /// Objects for a shared library: -fPIC/-shared, or CMake's definition of
+  /// <target>_EXPORTS for SHARED and MODULE targets.
+  static bool isLibraryTarget(const std::vector<std::string> &args) {
+    for (llvm::StringRef arg : args)
+      if (arg == "-fPIC" || arg == "-fpic" || arg == "-shared" ||
+          (arg.starts_with("-D") && arg.ends_with("_EXPORTS")))
+        return true;
+    return false;
+  }
+
   void runChecks(clang::ASTContext &ast) {
     injectTestFault();
     TranslationUnitInfo info;
     info.mainFile = run_.invocation.file;
     info.perThreadDefaultStream = run_.invocation.perThreadDefaultStream;
     TranslationUnitContext context(ast, info, run_.options);
+    takeConditionalFixes(context); // none left by an earlier TU at this address
     reach::TranslationUnitReach reach(context);
     clang::ast_matchers::MatchFinder finder;
     std::vector<std::unique_ptr<Check>> checks;
@@ -247,6 +260,13 @@ private:
       if (check->needs() & NeedsCallGraph)
         check->checkCallGraph(reach);
     run_.outcome.reach = reach.takeSummary();
+    // Stream-ordering facts for fixes decided by the whole program
+    // (analysis/OrderingSummary.h): every TU's calls count, whichever
+    // checks it runs.
+    auto facts = std::make_shared<ordering::OrderingFacts>();
+    collectOrderingFacts(context, isLibraryTarget(run_.invocation.args), *facts);
+    facts->fixes = takeConditionalFixes(context);
+    run_.outcome.reach.ordering = std::move(facts);
     run_.outcome.includes =
         filesRead(ast.getSourceManager(), run_.invocation.versionedDirectories);
     run_.outcome.findings = context.takeFindings();

@@ -1,4 +1,5 @@
 #include "analyzer/reach/ReachSummary.h"
+#include "analyzer/analysis/OrderingSummary.h"
 
 #include "analyzer/reach/HandleFacts.h"
 #include "analyzer/reach/SummaryJson.h"
@@ -46,6 +47,8 @@ void ProgramSummary::add(TranslationUnitSummary summary) {
     returns.emplace(returned.usr, std::move(returned));
   mergeHandleFacts(handles, std::move(summary.handles));
   addPassedMemory(passed, std::move(summary.passed));
+  if (summary.ordering)
+    ordering.push_back(std::move(summary.ordering));
 }
 
 const ReturnedMemory *returnedMemory(const ProgramSummary &program,
@@ -159,6 +162,8 @@ json summaryJson(const TranslationUnitSummary &s) {
                        {"forwardsTo", r.forwardsTo}});
   j["handles"] = handleFactsJson(s.handles);
   j["passed"] = passedMemoryJson(s.passed);
+  if (s.ordering)
+    j["ordering"] = json::parse(ordering::toJsonText(*s.ordering));
   return j;
 }
 
@@ -235,6 +240,14 @@ bool summaryFrom(const json &j, const std::string &origin, TranslationUnitSummar
     // Optional: summaries written before pointer arguments were summarized.
     if (j.contains("passed"))
       parsed.passed = passedMemoryFrom(j.at("passed"));
+    // Optional: only TUs whose checks judge stream ordering carry it.
+    if (j.contains("ordering")) {
+      std::string why;
+      auto facts = std::make_shared<ordering::OrderingFacts>();
+      if (!ordering::fromJsonText(j.at("ordering").dump(), *facts, why))
+        throw std::runtime_error(why);
+      parsed.ordering = std::move(facts);
+    }
     s = std::move(parsed);
     return true;
   } catch (const std::exception &e) {

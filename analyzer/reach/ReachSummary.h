@@ -10,8 +10,13 @@
 #include "analyzer/reach/PassedMemory.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace streamlint::ordering {
+struct OrderingFacts; // analysis/OrderingSummary.h
+}
 
 namespace streamlint::reach {
 
@@ -109,6 +114,9 @@ struct TranslationUnitSummary {
   std::vector<ReturnedMemory> returns;
   std::vector<HandleFacts> handles; // library handles (HandleFacts.h)
   std::vector<PassedMemory> passed; // pointer arguments (PassedMemory.h)
+  /// Stream ordering (analysis/OrderingSummary.h); null when the TU's
+  /// checks judge no stream ordering. Shared, never changed once made.
+  std::shared_ptr<const ordering::OrderingFacts> ordering;
 };
 
 /// The union of all TUs' summaries; functions defined in several TUs
@@ -122,6 +130,8 @@ struct ProgramSummary {
   std::map<std::string, ReturnedMemory> returns; // by USR
   std::map<std::string, HandleFacts> handles;    // by key
   PassedMemoryMap passed;                        // by callee USR
+  /// Every TU's ordering facts, for fixes (analysis/OrderingSummary.h).
+  std::vector<std::shared_ptr<const ordering::OrderingFacts>> ordering;
 
   void add(TranslationUnitSummary summary);
   /// Sorts and deduplicates, so the result is the same whatever the order

@@ -95,3 +95,15 @@ void thrustAfter(thrust::device_vector<float> &v, float *d) {
   thrust::sort(v.begin(), v.end());
   cudaStreamSynchronize(s6);
 }
+
+// graphConditionalNodes (NVIDIA/cuda-samples) on an H100: the stream is
+// destroyed before the legacy-stream launch; passing it there made
+// cudaGraphLaunch fail with cudaErrorContextIsDestroyed.
+void destroyedFirst(float *d) {
+  cudaStream_t gone;
+  cudaStreamCreate(&gone);
+  init<<<1, 64, 0, gone>>>(d);
+  cudaStreamDestroy(gone);
+  cudaDeviceSynchronize();
+  fill<<<1, 64>>>(d, 2.0f); // not applied: is destroyed (cudaStreamDestroy at line
+}

@@ -47,6 +47,7 @@ prepare() {
       echo "]"; } >"$base/after/compile_commands.json"
     (cd "$base/after" && "$streamlint" -p . --format=json -o "$base/findings.json" --fix \
        >/dev/null 2>"$base/fix.log")
+    cp "$base/after/compile_commands.json" "$base/database.json" # for bench/fixes/trace_check.py
     rm -f "$base/after/compile_commands.json"
     local applied
     applied=$(sed -n 's/.*applied \([0-9]*\) fix(es).*/\1/p' "$base/fix.log")
@@ -68,6 +69,9 @@ PY
 )
     local variant ok=1
     for variant in before after; do
+      # FIX_PROOF_KEEP_BEFORE=1: a before binary built earlier is kept.
+      [ "$variant" = before ] && [ -n "${FIX_PROOF_KEEP_BEFORE:-}" ] &&
+        [ -x "$out/bin/$name.before" ] && continue
       (cd "$base/$variant" && "$nvcc" -O2 -arch=sm_90 -cudart static $flags \
          -o "$out/bin/$name.$variant" $sources) >"$base/nvcc.$variant.log" 2>&1 ||
         { echo "FAIL: $name: nvcc $variant"; tail -5 "$base/nvcc.$variant.log"; ok=0; }

@@ -1,0 +1,612 @@
+// What a TU tells the whole-program ordering pass (OrderingSummary.h): for
+// each call of a user function, the caller's operations before and after it
+// (StreamOperations, walked like OrderingSafety walks the callee's), its
+// stream arguments; each function's openness; each global or member stream
+// write.
+#include "analyzer/analysis/CallerOrdering.h"
+#include "analyzer/analysis/StreamResolution.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace streamlint {
+
+using namespace ordering;
+
+std::string orderingKey(const clang::Decl &decl) {
+  const clang::Decl *pattern = &decl;
+  if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(&decl))
+    while (const clang::FunctionDecl *next = function->getTemplateInstantiationPattern()) {
+      if (next == function)
+        break;
+      function = next;
+      pattern = next;
+    }
+  llvm::SmallString<128> usr;
+  if (clang::index::generateUSRForDecl(pattern->getCanonicalDecl(), usr))
+    return "";
+  return std::string(usr);
+}
+
+namespace {
+
+Blocking toBlocking(StreamBlocking blocking) {
+  switch (blocking) {
+  case StreamBlocking::Blocking: return Blocking::Blocking;
+  case StreamBlocking::NonBlocking: return Blocking::NonBlocking;
+  case StreamBlocking::Unknown: return Blocking::Unknown;
+  }
+  return Blocking::Unknown;
+}
+/// The global or member stream `expr` names (through `&` and parentheses).
+const clang::ValueDecl *writtenStream(const clang::Expr *expr) {
+  if (!expr)
+    return nullptr;
+  expr = expr->IgnoreParenImpCasts();
+  if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(expr))
+    if (unary->getOpcode() == clang::UO_AddrOf)
+      expr = unary->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr))
+    if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+      return var->hasGlobalStorage() && isStreamType(var->getType()) ? var : nullptr;
+  if (const auto *member = llvm::dyn_cast<clang::MemberExpr>(expr))
+    if (const auto *field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl()))
+      return isStreamType(field->getType()) ? field : nullptr;
+  return nullptr;
+}
+
+/// Where a stream value at a call or write in `function` comes from.
+StreamSource sourceOf(const clang::Expr *value, const clang::FunctionDecl &function,
+                      clang::ASTContext &ast) {
+  StreamSource source;
+  source.blocking = Blocking::Unknown;
+  if (!value)
+    return source;
+  StreamClassification stream = classifyStreamArgument(value, ast, &function);
+  if (const clang::ValueDecl *global = writtenStream(value)) {
+    source.kind = StreamSource::Variable;
+    source.variable = orderingKey(*global);
+    source.spelled = global->getNameAsString();
+    return source;
+  }
+  switch (stream.kind) {
+  case StreamKind::Omitted:
+  case StreamKind::Null:
+  case StreamKind::Legacy:
+  case StreamKind::PerThread:
+    // The legacy and per-thread streams synchronize with the legacy stream.
+    // "0" marks the legacy stream itself (OrderingSummary: a fix moving
+    // work to a parameter every caller passes 0 for moves nothing).
+    source.blocking = Blocking::Blocking;
+    source.spelled = stream.kind == StreamKind::PerThread ? "cudaStreamPerThread" : "0";
+    return source;
+  case StreamKind::Named:
+    if (const clang::VarDecl *var = stream.variable) {
+      source.spelled = var->getNameAsString();
+      if (const auto *parameter = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
+        source.kind = StreamSource::CallerParameter;
+        source.parameter = int(parameter->getFunctionScopeIndex());
+      } else if (var->isLocalVarDecl()) {
+        source.blocking = toBlocking(blockingOf(var, function, ast));
+      }
+    }
+    return source;
+  case StreamKind::Unknown:
+    return source;
+  }
+  return source;
+}
+
+bool inSystemHeader(const clang::SourceManager &sm, clang::SourceLocation location) {
+  return location.isValid() && sm.isInSystemHeader(sm.getExpansionLoc(location));
+}
+
+bool deviceOnly(const clang::FunctionDecl &function) {
+  return function.hasAttr<clang::CUDAGlobalAttr>() ||
+         (function.hasAttr<clang::CUDADeviceAttr>() && !function.hasAttr<clang::CUDAHostAttr>());
+}
+
+/// Walks a function's operations around one of them (a call, or a return).
+/// Calls of user functions are not judged here: they are collected, and
+/// the whole-program pass judges them by their own summaries.
+class CallerWalk {
+public:
+  CallerWalk(const FunctionOperations &ops, size_t at, const std::vector<std::string> &userCalls,
+             std::map<const clang::Decl *, int> passed = {})
+      : ops_(ops.operations), at_(at), userCalls_(userCalls), passed_(std::move(passed)) {
+    const StreamOperation &call = ops_[at];
+    if (!call.loops.empty()) {
+      const clang::Stmt *outer = call.loops.back();
+      for (size_t i = 0; i < ops_.size(); ++i)
+        if (llvm::is_contained(ops_[i].loops, outer)) {
+          lo_ = lo_ ? lo_ : i;
+          hi_ = i;
+        }
+    }
+  }
+
+  struct Result {
+    unsigned level = 0;
+    bool reachesEnd = false; ///< the function's entry (back) or a return (forward)
+    std::string what;
+    std::vector<std::string> calls;
+    std::vector<int> onParameters; ///< pending on the streams passed at the call
+  };
+
+  /// What is pending before the operation: this iteration and, in a loop,
+  /// the previous one (the operation itself included); then to the entry.
+  Result pending(bool narrow) const {
+    std::vector<size_t> back;
+    for (size_t i = at_; i > 0; --i)
+      back.push_back(i - 1);
+    Result result = walkBack(back, narrow);
+    if (lo_) {
+      std::vector<size_t> previous;
+      for (size_t i = at_; i > *lo_; --i)
+        previous.push_back(i - 1);
+      for (size_t i = hi_ + 1; i > at_; --i)
+        previous.push_back(i - 1);
+      merge(result, walkBack(previous, narrow));
+    }
+    return result;
+  }
+
+  /// What comes first after the operation: round the loop again (up to the
+  /// operation itself), and after the loop to the function's end.
+  Result next(size_t from) const {
+    std::vector<size_t> after;
+    for (size_t i = from; i < ops_.size(); ++i)
+      after.push_back(i);
+    Result result = walkForward(after);
+    if (lo_) {
+      std::vector<size_t> again;
+      for (size_t i = at_ + 1; i <= hi_; ++i)
+        again.push_back(i);
+      for (size_t i = *lo_; i <= at_; ++i)
+        again.push_back(i);
+      Result round = walkForward(again);
+      round.reachesEnd = false;
+      merge(result, round);
+    }
+    return result;
+  }
+
+private:
+  static void merge(Result &into, Result other) {
+    if (other.level > into.level) {
+      into.level = other.level;
+      into.what = other.what;
+    }
+    into.reachesEnd = into.reachesEnd || other.reachesEnd;
+    into.calls.insert(into.calls.end(), other.calls.begin(), other.calls.end());
+    into.onParameters.insert(into.onParameters.end(), other.onParameters.begin(),
+                             other.onParameters.end());
+  }
+  bool unconditional(const StreamOperation &op) const {
+    return llvm::all_of(op.conditions, [&](const clang::Stmt *condition) {
+      return llvm::is_contained(ops_[at_].conditions, condition);
+    });
+  }
+  static std::string named(const StreamOperation &op) { return "the " + op.what; }
+
+  Result walkBack(const std::vector<size_t> &path, bool narrow) const {
+    Result result;
+    std::vector<OrderingStream> waited;
+    bool legacyDone = false; // a later legacy copy to the host covered blocking work
+    auto raise = [&](unsigned to, const StreamOperation &op) {
+      if (to > result.level) {
+        result.level = to;
+        result.what = named(op) + " (not waited for)";
+      }
+    };
+    for (size_t index : path) {
+      const StreamOperation &op = ops_[index];
+      bool always = unconditional(op);
+      switch (op.effect) {
+      case OperationEffect::Neutral:
+      case OperationEffect::Return:
+        break;
+      case OperationEffect::HostWaitsAll:
+        if (always)
+          return result;
+        break;
+      case OperationEffect::HostWaitsStream:
+        if (always)
+          waited.push_back(op.stream);
+        break;
+      case OperationEffect::Enqueue: {
+        if (llvm::any_of(waited, [&](const OrderingStream &s) { return s.same(op.stream); }))
+          break;
+        bool legacy = op.stream.kind == OrderingStream::Legacy;
+        if (legacyDone && (legacy || op.blocking == StreamBlocking::Blocking))
+          break;
+        if (!narrow && !legacy && op.blocking == StreamBlocking::NonBlocking)
+          break; // the legacy stream never waited for it
+        if (op.stream.kind == OrderingStream::Variable) {
+          auto passed = passed_.find(op.stream.variable);
+          if (passed != passed_.end()) {
+            result.onParameters.push_back(passed->second);
+            break;
+          }
+        }
+        if (legacy && op.hostWaits && always) {
+          // Done when the call returns, after all earlier blocking work.
+          if (!narrow)
+            return result;
+          legacyDone = true;
+          break;
+        }
+        raise(legacy ? LegacyPending : OtherPending, op);
+        break;
+      }
+      case OperationEffect::Opaque:
+        if (!userCalls_[index].empty() && !legacyDone)
+          result.calls.push_back(userCalls_[index]);
+        else if (!(legacyDone && !narrow))
+          raise(OtherPending, op);
+        break;
+      }
+    }
+    result.reachesEnd = true;
+    return result;
+  }
+
+  Result walkForward(const std::vector<size_t> &path) const {
+    Result result;
+    for (size_t index : path) {
+      const StreamOperation &op = ops_[index];
+      bool always = unconditional(op);
+      switch (op.effect) {
+      case OperationEffect::Neutral:
+        break;
+      case OperationEffect::HostWaitsAll:
+        if (always)
+          return result;
+        break;
+      case OperationEffect::HostWaitsStream:
+        if (op.stream.kind == OrderingStream::Legacy) {
+          result.what = named(op);
+          result.level = NextDepends;
+          return result;
+        }
+        break;
+      case OperationEffect::Enqueue:
+        if (op.stream.kind == OrderingStream::Legacy) {
+          if (result.level < NextLegacyWork) {
+            result.level = NextLegacyWork;
+            result.what = named(op) + " on the legacy stream";
+          }
+          if (always)
+            return result;
+          break;
+        }
+        if (op.blocking == StreamBlocking::NonBlocking)
+          break;
+        result.what = named(op);
+        result.level = NextDepends;
+        return result;
+      case OperationEffect::Opaque:
+        if (!userCalls_[index].empty()) {
+          result.calls.push_back(userCalls_[index]);
+          break;
+        }
+        result.what = named(op);
+        result.level = NextDepends;
+        return result;
+      case OperationEffect::Return:
+        result.reachesEnd = true;
+        return result;
+      }
+    }
+    return result;
+  }
+
+  const std::vector<StreamOperation> &ops_;
+  size_t at_;
+  const std::vector<std::string> &userCalls_;
+  std::map<const clang::Decl *, int> passed_; ///< stream variable -> parameter it is passed for
+  std::optional<size_t> lo_;
+  size_t hi_ = 0;
+};
+
+/// One pass over the TU's host functions.
+class FactsCollector : public clang::RecursiveASTVisitor<FactsCollector> {
+  using Base = clang::RecursiveASTVisitor<FactsCollector>;
+
+public:
+  FactsCollector(TranslationUnitContext &context, bool libraryTarget, OrderingFacts &facts)
+      : context_(context), ast_(context.ast()), sm_(context.ast().getSourceManager()),
+        facts_(facts), libraryTarget_(libraryTarget) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(clang::Decl *decl) {
+    if (!decl)
+      return true;
+    if (!llvm::isa<clang::TranslationUnitDecl>(decl) && inSystemHeader(sm_, decl->getLocation()))
+      return true;
+    auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl);
+    if (!function || !function->doesThisDeclarationHaveABody() || function->isDependentContext())
+      return Base::TraverseDecl(decl);
+    if (deviceOnly(*function))
+      return true;
+    enter(*function, openBecause(*function));
+    bool result = Base::TraverseDecl(decl);
+    frames_.pop_back();
+    return result;
+  }
+  bool TraverseLambdaExpr(clang::LambdaExpr *lambda) {
+    enter(*lambda->getCallOperator(), "it is a lambda, called wherever it is passed");
+    bool result = Base::TraverseLambdaExpr(lambda);
+    frames_.pop_back();
+    return result;
+  }
+
+  bool VisitCallExpr(clang::CallExpr *call) {
+    if (frames_.empty())
+      return true;
+    const clang::FunctionDecl *callee = call->getDirectCallee();
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      callees_.insert(ref);
+    if (!callee)
+      return true;
+    if (callee->getIdentifier()) {
+      llvm::StringRef name = callee->getName();
+      if (name.starts_with("cudaStreamCreate") || name.starts_with("cuStreamCreate")) {
+        noteCreation(*call, name);
+        return true;
+      }
+    }
+    if (inSystemHeader(sm_, callee->getLocation()) || deviceOnly(*callee))
+      return true;
+    calls_.push_back({frames_.back(), call});
+    // A global or member stream handed by address to a user function may
+    // be written there in a way this pass does not follow.
+    for (const clang::Expr *argument : call->arguments())
+      if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(argument->IgnoreParenImpCasts()))
+        if (unary->getOpcode() == clang::UO_AddrOf)
+          if (const clang::ValueDecl *stream = writtenStream(unary))
+            write(*stream, unknown(stream->getNameAsString()));
+    return true;
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
+    if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl()))
+      if (!callees_.count(ref) && !inSystemHeader(sm_, function->getLocation()))
+        if (std::string key = orderingKey(*function); !key.empty())
+          facts_.addressTaken.push_back(key);
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *op) {
+    if (op->getOpcode() != clang::BO_Assign || frames_.empty())
+      return true;
+    if (const clang::ValueDecl *stream = writtenStream(op->getLHS()))
+      if (!isNull(op->getRHS()))
+        write(*stream, sourceOf(op->getRHS(), *frames_.back(), ast_));
+    return true;
+  }
+  bool VisitVarDecl(clang::VarDecl *var) {
+    if (!var->hasGlobalStorage() || !isStreamType(var->getType()) || !var->isThisDeclarationADefinition())
+      return true;
+    if (libraryTarget_ && var->isExternallyVisible())
+      write(*var, unknown(var->getNameAsString()));
+    else if (var->getInit() && !isNull(var->getInit()))
+      write(*var, unknown(var->getNameAsString()));
+    return true;
+  }
+  bool VisitCXXConstructorDecl(clang::CXXConstructorDecl *constructor) {
+    for (const clang::CXXCtorInitializer *init : constructor->inits())
+      if (const clang::FieldDecl *field = init->getMember())
+        if (isStreamType(field->getType()) && init->getInit() && init->isWritten() &&
+            !isNull(init->getInit()))
+          write(*field, sourceOf(init->getInit(), *constructor, ast_));
+    return true;
+  }
+
+  /// The call sites' and functions' facts, once the whole TU was visited.
+  void finish() {
+    for (const auto &[caller, call] : calls_) {
+      const clang::FunctionDecl *callee = call->getDirectCallee();
+      OrderedCall facts;
+      facts.caller = orderingKey(*caller);
+      facts.callee = orderingKey(*callee);
+      if (facts.caller.empty() || facts.callee.empty())
+        continue;
+      facts.callerName = caller->getNameAsString();
+      facts.site = context_.point(call->getBeginLoc());
+      const Operations &operations = operationsFor(*caller);
+      const std::vector<StreamOperation> &ops = operations.ops.operations;
+      unsigned offset = llvm::isa<clang::CXXOperatorCallExpr>(call) &&
+                                llvm::isa<clang::CXXMethodDecl>(callee)
+                            ? 1
+                            : 0;
+      std::map<const clang::Decl *, int> passed;
+      for (unsigned i = 0; i < callee->getNumParams(); ++i)
+        if (isStreamType(callee->getParamDecl(i)->getType()) && i + offset < call->getNumArgs()) {
+          const clang::Expr *argument = call->getArg(i + offset);
+          facts.streams[int(i)] = sourceOf(argument, *caller, ast_);
+          StreamClassification stream = classifyStreamArgument(argument, ast_, caller);
+          if (stream.kind == StreamKind::Named && stream.variable)
+            passed[stream.variable->getCanonicalDecl()] = int(i);
+        }
+      for (size_t i = 0; i < ops.size(); ++i)
+        if (ops[i].node == call) {
+          CallerWalk walk(operations.ops, i, operations.userCalls, passed);
+          CallerWalk::Result move = walk.pending(false), narrow = walk.pending(true);
+          facts.pendingMove = move.level;
+          facts.pendingNarrow = narrow.level;
+          facts.pendingWhat = move.level >= narrow.level ? move.what : narrow.what;
+          facts.pendingReachesEntry = move.reachesEnd || narrow.reachesEnd;
+          facts.pendingCalls = move.calls;
+          facts.pendingCalls.insert(facts.pendingCalls.end(), narrow.calls.begin(),
+                                    narrow.calls.end());
+          CallerWalk::Result after = walk.next(i + 1);
+          facts.next = after.level;
+          facts.nextReachesReturn = after.reachesEnd;
+          facts.nextWhat = after.what;
+          facts.nextCalls = after.calls;
+          facts.pendingOnParameters = move.onParameters;
+          facts.pendingOnParameters.insert(facts.pendingOnParameters.end(),
+                                           narrow.onParameters.begin(), narrow.onParameters.end());
+        }
+      // (A call not among the operations does no CUDA work: it keeps the
+      // conservative levels; no fix depends on its callee's callers.)
+      facts_.calls.push_back(std::move(facts));
+    }
+    for (auto &[function, index] : functionIndex_)
+      summarize(*function, facts_.functions[index]);
+  }
+
+private:
+  void enter(const clang::FunctionDecl &function, std::string open) {
+    frames_.push_back(&function);
+    std::string key = orderingKey(function);
+    if (key.empty() || functionIndex_.count(&function))
+      return;
+    functionIndex_[&function] = facts_.functions.size();
+    OrderedFunction facts;
+    facts.usr = key;
+    facts.name = function.getNameAsString();
+    facts.isMain = function.isMain();
+    facts.openBecause = std::move(open);
+    facts_.functions.push_back(std::move(facts));
+  }
+
+  struct Operations {
+    FunctionOperations ops;
+    std::vector<std::string> userCalls; ///< per operation: the user callee's key, or ""
+  };
+  const Operations &operationsFor(const clang::FunctionDecl &function) {
+    auto found = operations_.find(&function);
+    if (found != operations_.end())
+      return found->second;
+    Operations result;
+    result.ops = operationsOf(function, ast_, context_.info().perThreadDefaultStream);
+    for (const StreamOperation &op : result.ops.operations) {
+      std::string key;
+      if (op.effect == OperationEffect::Opaque && llvm::StringRef(op.what).starts_with("call of '"))
+        if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
+          if (const clang::FunctionDecl *callee = call->getDirectCallee())
+            if (!llvm::isa<clang::CXXMethodDecl>(callee) ||
+                !llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual())
+              key = orderingKey(*callee);
+      result.userCalls.push_back(std::move(key));
+    }
+    return operations_.emplace(&function, std::move(result)).first->second;
+  }
+
+  /// What the function leaves pending at each return, and does first.
+  void summarize(const clang::FunctionDecl &function, OrderedFunction &facts) {
+    if (!function.hasBody())
+      return;
+    const Operations &operations = operationsFor(function);
+    const std::vector<StreamOperation> &ops = operations.ops.operations;
+    facts.leavesMove = facts.leavesNarrow = NothingPending;
+    facts.leavesCalls.clear();
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].effect != OperationEffect::Return)
+        continue;
+      CallerWalk walk(operations.ops, i, operations.userCalls);
+      CallerWalk::Result move = walk.pending(false), narrow = walk.pending(true);
+      facts.leavesMove = std::max(facts.leavesMove, move.level);
+      facts.leavesNarrow = std::max(facts.leavesNarrow, narrow.level);
+      facts.leavesCalls.insert(facts.leavesCalls.end(), move.calls.begin(), move.calls.end());
+      facts.leavesCalls.insert(facts.leavesCalls.end(), narrow.calls.begin(), narrow.calls.end());
+    }
+    // From the entry: the walk from the function's end (no branch around it).
+    CallerWalk walk(operations.ops, ops.size() - 1, operations.userCalls);
+    CallerWalk::Result first = walk.next(0);
+    facts.first = first.level;
+    facts.firstDecides = !first.reachesEnd;
+    facts.firstCalls = first.calls;
+  }
+
+  std::string openBecause(const clang::FunctionDecl &function) const {
+    if (function.isMain())
+      return "";
+    if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function)) {
+      if (method->isVirtual())
+        return "it is virtual";
+      if (llvm::isa<clang::CXXConstructorDecl, clang::CXXDestructorDecl,
+                    clang::CXXConversionDecl>(method))
+        return "it is called implicitly (a constructor, destructor or conversion)";
+    }
+    if (function.isOverloadedOperator())
+      return "it is an operator, called implicitly";
+    if (function.isExternC())
+      return "it has C linkage, so code outside the program may call it";
+    if (function.hasAttr<clang::DLLExportAttr>() ||
+        (function.hasAttr<clang::VisibilityAttr>() &&
+         function.getAttr<clang::VisibilityAttr>()->getVisibility() ==
+             clang::VisibilityAttr::Default))
+      return "it is exported";
+    if (libraryTarget_ && function.isExternallyVisible())
+      return "it has external linkage in a library target (built with -fPIC, -shared or a "
+             "CMake *_EXPORTS definition)";
+    return "";
+  }
+
+  bool isNull(const clang::Expr *value) const {
+    return value->IgnoreParenCasts()->isNullPointerConstant(
+        ast_, clang::Expr::NPC_ValueDependentIsNotNull);
+  }
+
+  static StreamSource unknown(std::string spelled) {
+    StreamSource source;
+    source.spelled = std::move(spelled);
+    return source;
+  }
+
+  void noteCreation(const clang::CallExpr &call, llvm::StringRef name) {
+    if (!call.getNumArgs())
+      return;
+    const clang::ValueDecl *stream = writtenStream(call.getArg(0));
+    if (!stream)
+      return;
+    StreamSource source = unknown(stream->getNameAsString());
+    if (name == "cudaStreamCreate") {
+      source.blocking = Blocking::Blocking;
+    } else if (call.getNumArgs() > 1) {
+      clang::Expr::EvalResult value;
+      if (call.getArg(1)->EvaluateAsInt(value, ast_))
+        source.blocking = (value.Val.getInt().getZExtValue() & 1) ? Blocking::NonBlocking
+                                                                  : Blocking::Blocking;
+    }
+    write(*stream, std::move(source));
+  }
+
+  void write(const clang::ValueDecl &stream, StreamSource value) {
+    if (std::string key = orderingKey(stream); !key.empty())
+      facts_.writes.push_back({key, std::move(value)});
+  }
+
+  TranslationUnitContext &context_;
+  clang::ASTContext &ast_;
+  const clang::SourceManager &sm_;
+  OrderingFacts &facts_;
+  bool libraryTarget_;
+  std::vector<const clang::FunctionDecl *> frames_;
+  std::map<const clang::FunctionDecl *, size_t> functionIndex_; // into facts_.functions
+  std::map<const clang::FunctionDecl *, Operations> operations_;
+  std::vector<std::pair<const clang::FunctionDecl *, const clang::CallExpr *>> calls_;
+  std::set<const clang::DeclRefExpr *> callees_;
+};
+
+} // namespace
+
+void collectOrderingFacts(TranslationUnitContext &context, bool libraryTarget,
+                          OrderingFacts &facts) {
+  FactsCollector collector(context, libraryTarget, facts);
+  collector.TraverseDecl(context.ast().getTranslationUnitDecl());
+  collector.finish();
+}
+
+
+} // namespace streamlint

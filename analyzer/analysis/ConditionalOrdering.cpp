@@ -1,0 +1,127 @@
+// The fixes whose ordering verdict the whole program decides: judged here
+// under every assumption (CallerOrdering.h), kept per TU until the driver
+// puts them into the TU's ordering facts.
+#include "analyzer/analysis/CallerOrdering.h"
+#include "analyzer/analysis/StreamOperations.h"
+
+#include <map>
+#include <mutex>
+
+namespace streamlint {
+
+using namespace ordering;
+
+namespace {
+
+/// Conditional fixes by TU until the driver takes them (checks run on one
+/// thread per TU). A part of the TU's context once checks own their parts.
+std::mutex recordedMutex;
+std::map<const TranslationUnitContext *, std::vector<ConditionalFix>> recorded;
+
+Blocking toBlocking(StreamBlocking blocking) {
+  switch (blocking) {
+  case StreamBlocking::Blocking: return Blocking::Blocking;
+  case StreamBlocking::NonBlocking: return Blocking::NonBlocking;
+  case StreamBlocking::Unknown: return Blocking::Unknown;
+  }
+  return Blocking::Unknown;
+}
+StreamBlocking fromBlocking(Blocking blocking) {
+  switch (blocking) {
+  case Blocking::Blocking: return StreamBlocking::Blocking;
+  case Blocking::NonBlocking: return StreamBlocking::NonBlocking;
+  case Blocking::Unknown: return StreamBlocking::Unknown;
+  }
+  return StreamBlocking::Unknown;
+}
+
+} // namespace
+
+std::optional<ConditionalFix>
+conditionalOrdering(const clang::FunctionDecl &function, const clang::ValueDecl &target,
+                    bool narrow,
+                    llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge) {
+  if (function.isMain())
+    return std::nullopt;
+  ConditionalFix result;
+  result.function = orderingKey(function);
+  result.functionName = function.getNameAsString();
+  result.narrow = narrow;
+  result.target.spelled = target.getNameAsString();
+  if (result.function.empty())
+    return std::nullopt;
+  std::vector<std::optional<Blocking>> cases = {Blocking::Blocking, Blocking::NonBlocking,
+                                                Blocking::Unknown};
+  const auto *var = llvm::dyn_cast<clang::VarDecl>(&target);
+  if (const auto *parameter = llvm::dyn_cast<clang::ParmVarDecl>(&target)) {
+    if (parameter->getDeclContext() != &function &&
+        parameter->getDeclContext() != function.getCanonicalDecl())
+      return std::nullopt;
+    result.target.kind = StreamSource::CallerParameter;
+    result.target.parameter = int(parameter->getFunctionScopeIndex());
+  } else if (var && var->isLocalVarDecl()) {
+    result.target.blocking = toBlocking(blockingOf(var, function, function.getASTContext()));
+    cases = {std::nullopt}; // as the function shows it
+  } else if ((var && var->hasGlobalStorage()) || llvm::isa<clang::FieldDecl>(target)) {
+    result.target.kind = StreamSource::Variable;
+    result.target.variable = orderingKey(target);
+    if (result.target.variable.empty())
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  bool anySafe = false;
+  for (const std::optional<Blocking> &assumed : cases) {
+    ConditionalFix::Case one;
+    one.blocking = assumed ? *assumed : result.target.blocking;
+    one.brokenBy.resize(Levels * Levels);
+    for (unsigned pending = 0; pending < Levels; ++pending)
+      for (unsigned next = 0; next < Levels; ++next) {
+        OrderingAssumption assumption;
+        assumption.pending = pending;
+        assumption.next = narrow ? unsigned(NextDepends) : next;
+        if (assumed)
+          assumption.target = fromBlocking(*assumed);
+        OrderingVerdict verdict = judge(assumption);
+        unsigned bit = pending * Levels + next;
+        if (verdict.keepsOrdering) {
+          one.safe |= 1u << bit;
+          if (one.waits.empty()) {
+            one.waits = verdict.waits;
+            one.waitNote = verdict.waitNote;
+          }
+        } else {
+          one.brokenBy[bit] = verdict.brokenBy;
+        }
+      }
+    anySafe = anySafe || one.safe;
+    result.cases.push_back(std::move(one));
+  }
+  if (!anySafe)
+    return std::nullopt;
+  return result;
+}
+
+void recordConditionalFix(ConditionalFix conditional, const Finding &finding, const FixIt &fix,
+                          std::string descriptionBefore, TranslationUnitContext &context) {
+  if (fix.edits.empty())
+    return;
+  conditional.check = finding.checkId;
+  conditional.finding = finding.location;
+  conditional.firstEdit = fix.edits.front().begin;
+  conditional.description = std::move(descriptionBefore);
+  std::lock_guard<std::mutex> lock(recordedMutex);
+  recorded[&context].push_back(std::move(conditional));
+}
+
+std::vector<ConditionalFix> takeConditionalFixes(const TranslationUnitContext &context) {
+  std::lock_guard<std::mutex> lock(recordedMutex);
+  auto found = recorded.find(&context);
+  if (found == recorded.end())
+    return {};
+  std::vector<ConditionalFix> fixes = std::move(found->second);
+  recorded.erase(found);
+  return fixes;
+}
+
+} // namespace streamlint

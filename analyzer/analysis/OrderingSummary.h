@@ -1,0 +1,140 @@
+#pragma once
+// The whole-program part of stream ordering (docs/fixes.md, rules 3, 4 and
+// 7 decided from the real callers). Each TU summarizes, per call of a user
+// function, what its caller still has pending when it calls (the work the
+// callee's moved work used to wait for) and what the caller does first when
+// the call returns (whether it relied on the legacy stream's order), which
+// stream each stream argument is; per function, whether code outside the
+// analyzed program may call it; per global or member stream, how each write
+// creates it. A fix whose verdict depends on the callers is recorded as a
+// ConditionalFix with its verdict under each assumption; after every TU was
+// analyzed, resolveConditionalFixes() decides it from the program.
+//
+// No clang types: merged across TUs, serialized with the TU summary (the
+// project index, named files and CI shards carry it), self-contained.
+
+#include "analyzer/Finding.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace streamlint::ordering {
+
+/// What a caller has pending (not waited for by the host) when it calls,
+/// for moved work (old edges only to blocking streams) or for a narrowed
+/// wait (every stream). Ordered: a larger value needs more.
+enum Pending : unsigned { NothingPending = 0, LegacyPending = 1, OtherPending = 2 };
+/// What the caller does first after the call returns, as far as work moved
+/// off the legacy stream is concerned. Ordered likewise.
+enum Next : unsigned { NextWaits = 0, NextLegacyWork = 1, NextDepends = 2 };
+inline constexpr unsigned Levels = 3;
+
+/// Whether a stream synchronizes with the legacy stream, as the program
+/// shows it.
+enum class Blocking { Blocking, NonBlocking, Unknown };
+const char *blockingName(Blocking blocking); // "blocking", ...
+
+/// Where a stream value comes from at a call or a write.
+struct StreamSource {
+  enum Kind { Known, CallerParameter, Variable } kind = Known;
+  Blocking blocking = Blocking::Unknown; ///< Known
+  int parameter = -1;                    ///< CallerParameter: index in the caller
+  std::string variable;                  ///< Variable: USR of a global or member
+  std::string spelled;                   ///< for messages: "s", "streams[i]"
+};
+
+/// One call of a user function, seen from its caller.
+struct OrderedCall {
+  std::string caller, callerName; ///< USR and readable name
+  std::string callee;             ///< USR
+  SourcePoint site;
+  unsigned pendingMove = OtherPending, pendingNarrow = OtherPending;
+  bool pendingReachesEntry = false; ///< no wait in the caller before the call covers its own callers
+  unsigned next = NextDepends;
+  bool nextReachesReturn = false;   ///< nothing after the call decides: the caller's callers do
+  std::string pendingWhat, nextWhat; ///< what made the levels, for notes
+  /// Calls of user functions walked over (before the call; after it, in
+  /// order): what they leave pending or do first decides with the levels.
+  std::vector<std::string> pendingCalls, nextCalls;
+  /// Pending work on a stream this call passes for the callee's parameter
+  /// (by index): not counted in the levels; moved work on that parameter,
+  /// or a wait for it, waits for it anyway.
+  std::vector<int> pendingOnParameters;
+  std::map<int, StreamSource> streams; ///< by the callee's parameter index
+};
+
+/// A function defined in some TU, and whether its callers are all known.
+struct OrderedFunction {
+  std::string usr, name;
+  bool isMain = false;
+  /// Why code outside the analyzed program may call it ("its address is
+  /// taken", "it is virtual", ...); "" when only its calls in the program can.
+  std::string openBecause;
+  /// What its own operations leave pending when it returns (walked back
+  /// from its end to a wait for the device), and the user calls on the way.
+  unsigned leavesMove = OtherPending, leavesNarrow = OtherPending;
+  std::vector<std::string> leavesCalls;
+  /// What it does first, as a caller's next operation would be judged;
+  /// `firstDecides` false when it can return without doing anything that
+  /// decides (then what follows its call does).
+  unsigned first = NextDepends;
+  bool firstDecides = true;
+  std::vector<std::string> firstCalls;
+};
+
+/// A write of a global or member stream.
+struct StreamWrite {
+  std::string variable; ///< USR
+  StreamSource value;
+};
+
+/// A fix whose ordering verdict depends on the callers of `function` and
+/// on whether `target` is blocking: its verdict under each assumption.
+struct ConditionalFix {
+  std::string check;
+  SourcePoint finding;   ///< the finding's location; with check and edit, the key
+  SourcePoint firstEdit; ///< begin of the fix's first edit
+  std::string function, functionName;
+  bool narrow = false;   ///< a narrowed wait (rule 7), not moved work
+  std::string description; ///< the fix's description before ordering was judged
+  StreamSource target;   ///< Known when decided in the function
+  struct Case {
+    Blocking blocking = Blocking::Unknown;
+    /// Bit pending * Levels + next: the verdict keeps every edge.
+    unsigned safe = 0;
+    std::vector<TextEdit> waits;
+    std::string waitNote;
+    std::vector<std::string> brokenBy; ///< by the same bit; "" when safe
+  };
+  std::vector<Case> cases;
+};
+
+/// One TU's ordering facts, and the union of every TU's.
+struct OrderingFacts {
+  std::vector<OrderedCall> calls;
+  std::vector<OrderedFunction> functions;
+  std::vector<StreamWrite> writes;
+  std::vector<std::string> addressTaken; ///< USRs of functions used other than by a call
+  std::vector<ConditionalFix> fixes;
+  /// Appends `other` (a TU's facts).
+  void add(OrderingFacts other);
+  /// Sorted and deduplicated: the same whatever order TUs were added in.
+  void normalize();
+  bool empty() const {
+    return calls.empty() && functions.empty() && writes.empty() && addressTaken.empty() &&
+           fixes.empty();
+  }
+};
+
+/// The JSON form (nlohmann/json text of one object) and back; errors say what.
+std::string toJsonText(const OrderingFacts &facts);
+bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &error);
+
+/// Decides every conditional fix of `facts` (the whole program's) and
+/// updates the matching fix of `findings`: applicable with its waits when
+/// the program's callers and streams keep every edge; otherwise a
+/// suggestion whose description names what blocks it.
+void resolveConditionalFixes(OrderingFacts facts, std::vector<Finding> &findings);
+
+} // namespace streamlint::ordering

@@ -1,0 +1,187 @@
+// The JSON form of OrderingSummary.h's facts (carried in the TU summary).
+#include "analyzer/analysis/OrderingSummary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace streamlint::ordering {
+
+using nlohmann::json;
+
+namespace {
+
+Blocking blockingFrom(const std::string &name) {
+  if (name == "blocking")
+    return Blocking::Blocking;
+  if (name == "non-blocking")
+    return Blocking::NonBlocking;
+  return Blocking::Unknown;
+}
+
+json pointJson(const SourcePoint &p) { return {p.file, p.line, p.column}; }
+SourcePoint pointFrom(const json &j) {
+  return {j.at(0).get<std::string>(), j.at(1).get<unsigned>(), j.at(2).get<unsigned>()};
+}
+json editJson(const TextEdit &e) {
+  return {{"file", e.file},         {"offset", e.offset},     {"length", e.length},
+          {"replacement", e.replacement}, {"begin", pointJson(e.begin)},
+          {"end", pointJson(e.end)}, {"fileDigest", e.fileDigest}};
+}
+TextEdit editFrom(const json &j) {
+  TextEdit e;
+  e.file = j.at("file").get<std::string>();
+  e.offset = j.at("offset").get<unsigned>();
+  e.length = j.at("length").get<unsigned>();
+  e.replacement = j.at("replacement").get<std::string>();
+  e.begin = pointFrom(j.at("begin"));
+  e.end = pointFrom(j.at("end"));
+  e.fileDigest = j.value("fileDigest", "");
+  return e;
+}
+json sourceJson(const StreamSource &s) {
+  return {{"kind", int(s.kind)}, {"blocking", blockingName(s.blocking)},
+          {"parameter", s.parameter}, {"variable", s.variable}, {"spelled", s.spelled}};
+}
+StreamSource sourceFrom(const json &j) {
+  StreamSource s;
+  int kind = j.at("kind").get<int>();
+  if (kind < 0 || kind > StreamSource::Variable)
+    throw std::runtime_error("bad stream source kind");
+  s.kind = StreamSource::Kind(kind);
+  s.blocking = blockingFrom(j.at("blocking").get<std::string>());
+  s.parameter = j.at("parameter").get<int>();
+  s.variable = j.at("variable").get<std::string>();
+  s.spelled = j.at("spelled").get<std::string>();
+  return s;
+}
+unsigned level(const json &j) {
+  unsigned value = j.get<unsigned>();
+  if (value >= Levels)
+    throw std::runtime_error("bad ordering level");
+  return value;
+}
+
+} // namespace
+
+std::string toJsonText(const OrderingFacts &facts) {
+  json j;
+  json &calls = j["calls"] = json::array();
+  for (const OrderedCall &c : facts.calls) {
+    json streams = json::array();
+    for (const auto &[index, source] : c.streams)
+      streams.push_back({{"parameter", index}, {"source", sourceJson(source)}});
+    calls.push_back({{"caller", c.caller}, {"callerName", c.callerName}, {"callee", c.callee},
+                     {"site", pointJson(c.site)}, {"pendingMove", c.pendingMove},
+                     {"pendingNarrow", c.pendingNarrow},
+                     {"pendingReachesEntry", c.pendingReachesEntry}, {"next", c.next},
+                     {"nextReachesReturn", c.nextReachesReturn},
+                     {"pendingWhat", c.pendingWhat}, {"nextWhat", c.nextWhat},
+                     {"pendingCalls", c.pendingCalls}, {"nextCalls", c.nextCalls},
+                     {"pendingOnParameters", c.pendingOnParameters},
+                     {"streams", streams}});
+  }
+  json &functions = j["functions"] = json::array();
+  for (const OrderedFunction &f : facts.functions)
+    functions.push_back({{"usr", f.usr}, {"name", f.name}, {"isMain", f.isMain},
+                         {"openBecause", f.openBecause}, {"leavesMove", f.leavesMove},
+                         {"leavesNarrow", f.leavesNarrow}, {"leavesCalls", f.leavesCalls},
+                         {"first", f.first}, {"firstDecides", f.firstDecides},
+                         {"firstCalls", f.firstCalls}});
+  json &writes = j["writes"] = json::array();
+  for (const StreamWrite &w : facts.writes)
+    writes.push_back({{"variable", w.variable}, {"value", sourceJson(w.value)}});
+  j["addressTaken"] = facts.addressTaken;
+  json &fixes = j["fixes"] = json::array();
+  for (const ConditionalFix &f : facts.fixes) {
+    json cases = json::array();
+    for (const ConditionalFix::Case &c : f.cases) {
+      json waits = json::array();
+      for (const TextEdit &e : c.waits)
+        waits.push_back(editJson(e));
+      cases.push_back({{"blocking", blockingName(c.blocking)}, {"safe", c.safe},
+                       {"waits", waits}, {"waitNote", c.waitNote}, {"brokenBy", c.brokenBy}});
+    }
+    fixes.push_back({{"check", f.check}, {"finding", pointJson(f.finding)},
+                     {"firstEdit", pointJson(f.firstEdit)}, {"function", f.function},
+                     {"functionName", f.functionName}, {"narrow", f.narrow},
+                     {"description", f.description}, {"target", sourceJson(f.target)},
+                     {"cases", cases}});
+  }
+  return j.dump();
+}
+
+bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &error) {
+  try {
+    json j = json::parse(text);
+    OrderingFacts parsed;
+    for (const json &c : j.at("calls")) {
+      OrderedCall call;
+      call.caller = c.at("caller").get<std::string>();
+      call.callerName = c.at("callerName").get<std::string>();
+      call.callee = c.at("callee").get<std::string>();
+      call.site = pointFrom(c.at("site"));
+      call.pendingMove = level(c.at("pendingMove"));
+      call.pendingNarrow = level(c.at("pendingNarrow"));
+      call.pendingReachesEntry = c.at("pendingReachesEntry").get<bool>();
+      call.next = level(c.at("next"));
+      call.nextReachesReturn = c.at("nextReachesReturn").get<bool>();
+      call.pendingWhat = c.at("pendingWhat").get<std::string>();
+      call.nextWhat = c.at("nextWhat").get<std::string>();
+      call.pendingCalls = c.at("pendingCalls").get<std::vector<std::string>>();
+      call.nextCalls = c.at("nextCalls").get<std::vector<std::string>>();
+      call.pendingOnParameters = c.at("pendingOnParameters").get<std::vector<int>>();
+      for (const json &s : c.at("streams"))
+        call.streams[s.at("parameter").get<int>()] = sourceFrom(s.at("source"));
+      parsed.calls.push_back(std::move(call));
+    }
+    for (const json &f : j.at("functions")) {
+      OrderedFunction function;
+      function.usr = f.at("usr").get<std::string>();
+      function.name = f.at("name").get<std::string>();
+      function.isMain = f.at("isMain").get<bool>();
+      function.openBecause = f.at("openBecause").get<std::string>();
+      function.leavesMove = level(f.at("leavesMove"));
+      function.leavesNarrow = level(f.at("leavesNarrow"));
+      function.leavesCalls = f.at("leavesCalls").get<std::vector<std::string>>();
+      function.first = level(f.at("first"));
+      function.firstDecides = f.at("firstDecides").get<bool>();
+      function.firstCalls = f.at("firstCalls").get<std::vector<std::string>>();
+      parsed.functions.push_back(std::move(function));
+    }
+    for (const json &w : j.at("writes"))
+      parsed.writes.push_back({w.at("variable").get<std::string>(), sourceFrom(w.at("value"))});
+    parsed.addressTaken = j.at("addressTaken").get<std::vector<std::string>>();
+    for (const json &f : j.at("fixes")) {
+      ConditionalFix fix;
+      fix.check = f.at("check").get<std::string>();
+      fix.finding = pointFrom(f.at("finding"));
+      fix.firstEdit = pointFrom(f.at("firstEdit"));
+      fix.function = f.at("function").get<std::string>();
+      fix.functionName = f.at("functionName").get<std::string>();
+      fix.narrow = f.at("narrow").get<bool>();
+      fix.description = f.at("description").get<std::string>();
+      fix.target = sourceFrom(f.at("target"));
+      for (const json &c : f.at("cases")) {
+        ConditionalFix::Case one;
+        one.blocking = blockingFrom(c.at("blocking").get<std::string>());
+        one.safe = c.at("safe").get<unsigned>();
+        for (const json &e : c.at("waits"))
+          one.waits.push_back(editFrom(e));
+        one.waitNote = c.at("waitNote").get<std::string>();
+        one.brokenBy = c.at("brokenBy").get<std::vector<std::string>>();
+        if (one.brokenBy.size() != Levels * Levels)
+          throw std::runtime_error("a conditional fix needs one verdict per assumption");
+        fix.cases.push_back(std::move(one));
+      }
+      parsed.fixes.push_back(std::move(fix));
+    }
+    facts = std::move(parsed);
+    return true;
+  } catch (const std::exception &e) {
+    error = std::string("malformed ordering facts: ") + e.what();
+    return false;
+  }
+}
+
+} // namespace streamlint::ordering

@@ -1,0 +1,189 @@
+// Whole programs (testdata/fixes/programs/<name>/, every .cu file one TU of
+// one compile database): the callers in other files decide whether a
+// stream-changing fix keeps every happens-before edge (docs/fixes.md, "The
+// callers"). A finding's line ending in "// applied" must carry an
+// applicable fix, "// not applied: <reason>" one that --fix does not apply
+// whose description contains <reason>; each file's applicable edits give its
+// <file>.fixed golden (a file without one must be left unchanged). Also the
+// ordering facts' JSON form, through the TU summary, round-trips.
+#include "TestEnvironment.h"
+
+#include "analyzer/analysis/OrderingSummary.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace streamlint::testing {
+namespace {
+namespace fs = std::filesystem;
+
+struct Marker {
+  unsigned line;
+  bool applied;
+  std::string reason;
+};
+
+std::vector<Marker> markersIn(const std::string &path) {
+  std::ifstream stream(path);
+  std::vector<Marker> markers;
+  std::string text;
+  for (unsigned line = 1; std::getline(stream, text); ++line) {
+    size_t code = text.find_first_not_of(" \t");
+    if (code == std::string::npos || text.compare(code, 2, "//") == 0)
+      continue;
+    size_t notApplied = text.find("// not applied: ");
+    if (notApplied != std::string::npos)
+      markers.push_back({line, false, text.substr(notApplied + 16)});
+    else if (text.size() >= 11 && text.compare(text.size() - 11, 11, "// applied") == 0)
+      markers.push_back({line, true, ""});
+  }
+  return markers;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream stream(path, std::ios::binary);
+  std::stringstream text;
+  text << stream.rdbuf();
+  return text.str();
+}
+
+std::string applied(const std::string &file, const std::vector<Finding> &findings) {
+  std::string text = readFile(file);
+  std::vector<TextEdit> edits;
+  for (const Finding &finding : findings)
+    for (const FixIt &fix : finding.fixes)
+      if (fix.applicable)
+        for (const TextEdit &edit : fix.edits)
+          if (edit.file == file)
+            edits.push_back(edit);
+  std::sort(edits.begin(), edits.end(),
+            [](const TextEdit &a, const TextEdit &b) { return a.offset > b.offset; });
+  edits.erase(std::unique(edits.begin(), edits.end(),
+                          [](const TextEdit &a, const TextEdit &b) {
+                            return a.offset == b.offset && a.length == b.length &&
+                                   a.replacement == b.replacement;
+                          }),
+              edits.end());
+  for (const TextEdit &edit : edits)
+    text.replace(edit.offset, edit.length, edit.replacement);
+  return text;
+}
+
+std::vector<std::string> programs() {
+  std::vector<std::string> found;
+  fs::path root = testdataDirectory() + "/fixes/programs";
+  if (fs::exists(root))
+    for (const auto &entry : fs::directory_iterator(root))
+      if (entry.is_directory())
+        found.push_back(entry.path().filename().string());
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+class ProgramOrderingFix : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ProgramOrderingFix, CallersDecideAndGoldensMatch) {
+  fs::path directory = fs::path(testdataDirectory()) / "fixes" / "programs" / GetParam();
+  std::vector<std::string> files;
+  for (const auto &entry : fs::directory_iterator(directory))
+    if (entry.path().extension() == ".cu")
+      files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  ASSERT_FALSE(files.empty());
+  AnalysisResult result = analyzeForTest(entriesFor(files, {}, CudaEnvironment::Stub),
+                                         "-*,default-stream,device-sync", {});
+  ASSERT_TRUE(result.problems.empty()) << "input does not compile";
+  unsigned markers = 0;
+  for (const std::string &file : files) {
+    for (const Marker &marker : markersIn(file)) {
+      ++markers;
+      const FixIt *fix = nullptr;
+      for (const Finding &finding : result.findings)
+        if (finding.location.file == file && finding.location.line == marker.line &&
+            !finding.fixes.empty())
+          fix = &finding.fixes.front();
+      std::string where = fs::path(file).filename().string() + ":" + std::to_string(marker.line);
+      ASSERT_NE(fix, nullptr) << where << ": no finding with a fix";
+      EXPECT_EQ(fix->applicable, marker.applied) << where << ": " << fix->description;
+      if (!marker.applied)
+        EXPECT_NE(fix->description.find(marker.reason), std::string::npos)
+            << where << ": expected '" << marker.reason << "' in: " << fix->description;
+      else
+        EXPECT_NE(fix->description.find("judged with every caller"), std::string::npos)
+            << where << ": " << fix->description;
+    }
+    std::string golden = fs::exists(file + ".fixed") ? readFile(file + ".fixed") : readFile(file);
+    EXPECT_EQ(golden, applied(file, result.findings)) << file;
+  }
+  EXPECT_GT(markers, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Testdata, ProgramOrderingFix, ::testing::ValuesIn(programs()),
+                         [](const auto &info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(ProgramOrderingFixSuite, HasThePrograms) {
+  std::vector<std::string> found = programs();
+  for (const char *name : {"cross-tu", "outside", "two-calls"})
+    EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
+}
+
+TEST(OrderingFacts, JsonRoundTrips) {
+  ordering::OrderingFacts facts;
+  ordering::OrderedCall call;
+  call.caller = "c:@F@main";
+  call.callerName = "main";
+  call.callee = "c:@F@run";
+  call.site = {"/p/main.cu", 12, 3};
+  call.pendingMove = ordering::LegacyPending;
+  call.pendingNarrow = ordering::OtherPending;
+  call.pendingReachesEntry = true;
+  call.next = ordering::NextLegacyWork;
+  call.pendingWhat = "the kernel launch";
+  ordering::StreamSource source;
+  source.kind = ordering::StreamSource::CallerParameter;
+  source.parameter = 1;
+  source.spelled = "s";
+  call.streams[1] = source;
+  facts.calls.push_back(call);
+  facts.functions.push_back({"c:@F@run", "run", false, "it is virtual"});
+  facts.writes.push_back({"c:@g", source});
+  facts.addressTaken.push_back("c:@F@hook");
+  ordering::ConditionalFix fix;
+  fix.check = "default-stream";
+  fix.finding = {"/p/a.cu", 3, 4};
+  fix.firstEdit = {"/p/a.cu", 3, 20};
+  fix.function = "c:@F@run";
+  fix.functionName = "run";
+  fix.description = "pass 's'";
+  ordering::ConditionalFix::Case one;
+  one.blocking = ordering::Blocking::NonBlocking;
+  one.safe = 5;
+  one.brokenBy.assign(ordering::Levels * ordering::Levels, "why");
+  one.waits.push_back(TextEdit{"/p/a.cu", 10, 0, "cudaStreamSynchronize(s);\n", {}, {}, "d"});
+  fix.cases.push_back(one);
+  facts.fixes.push_back(fix);
+
+  std::string text = ordering::toJsonText(facts);
+  ordering::OrderingFacts back;
+  std::string error;
+  ASSERT_TRUE(ordering::fromJsonText(text, back, error)) << error;
+  EXPECT_EQ(text, ordering::toJsonText(back));
+  ASSERT_EQ(back.calls.size(), 1u);
+  EXPECT_EQ(back.calls[0].streams.at(1).parameter, 1);
+  EXPECT_EQ(back.fixes[0].cases[0].blocking, ordering::Blocking::NonBlocking);
+
+  // A damaged part is an error that says so, not facts made up.
+  EXPECT_FALSE(ordering::fromJsonText("{\"calls\": 3}", back, error));
+  EXPECT_NE(error.find("malformed ordering facts"), std::string::npos) << error;
+}
+
+} // namespace
+} // namespace streamlint::testing
