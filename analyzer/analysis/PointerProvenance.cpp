@@ -118,6 +118,12 @@ Provenance PointerProvenance::of(const clang::Expr *pointer,
   return evaluate(pointer, use, walk);
 }
 
+Provenance PointerProvenance::storage(const clang::Expr *lvalue, const clang::Stmt *use,
+                                      const clang::FunctionDecl *function) {
+  Walk walk{use, function};
+  return storageOf(lvalue, use, walk);
+}
+
 const std::vector<const clang::CallExpr *> &PointerProvenance::registrations() {
   return index_->registrations();
 }
@@ -139,7 +145,7 @@ namespace {
 Provenance openParameter(const clang::ParmVarDecl *parm,
                          const clang::FunctionDecl *function) {
   if (!function || function->isDependentContext() || function->isMain() ||
-      !parm->getType()->isPointerType())
+      !(parm->getType()->isPointerType() || parm->getType()->isReferenceType()))
     return unknown();
   if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(function))
     if (method->isVirtual())
@@ -255,9 +261,13 @@ Provenance PointerProvenance::elements(const clang::VarDecl *array, Walk &walk) 
 Provenance PointerProvenance::storageOf(const clang::Expr *e,
                                         const clang::Stmt *use, Walk &walk) {
   e = e->IgnoreParenNoopCasts(ast_);
+  if (const auto *temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+    return leaf(MemoryKind::Pageable, "a temporary", temporary->getBeginLoc(), temporary);
   if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
     const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-    if (!var || var->getType()->isReferenceType())
+    if (var && var->getType()->isReferenceType())
+      return referent(var, use, walk);
+    if (!var)
       return unknown();
     if (declaredManaged(var, ast_))
       return leaf(MemoryKind::Pinned, "__managed__ variable " + quoted(var),
@@ -300,13 +310,23 @@ Provenance PointerProvenance::containerStorage(const clang::Expr *object,
     // Identity of the heap block: the variable or member holding the
     // container. Without one a registration elsewhere cannot be matched.
     const clang::ValueDecl *holder = namedObject(object);
-    if (!holder || object->getType()->isPointerType() ||
-        holder->getType()->isReferenceType())
-      return unknown();
-    std::string type = containerKind(object->getType()) == Container::HeapStdAllocator &&
-                               object->getType().getAsString().find("string") != std::string::npos
+    std::string type = object->getType().getAsString().find("string") != std::string::npos
                            ? "std::string "
-                           : "std::vector ";
+                           : object->getType().getAsString().find("host_vector") !=
+                                     std::string::npos
+                               ? "thrust::host_vector "
+                               : "std::vector ";
+    if (!holder || object->getType()->isPointerType() ||
+        holder->getType()->isReferenceType()) {
+      // std::allocator's heap block whichever container it is: pageable,
+      // unless the TU pins some memory (which could be this block).
+      if (walk.applyRegistrations && !index_->registrations().empty())
+        return unknown();
+      std::string name = holder ? quoted(holder) + " " : "";
+      return leaf(MemoryKind::Pageable, type + name + "storage",
+                  holder ? holder->getLocation() : object->getBeginLoc(),
+                  holder ? static_cast<const void *>(holder) : object);
+    }
     return applyRegistration(leaf(MemoryKind::Pageable, type + quoted(holder) + " storage",
                                   holder->getLocation(), holder),
                              walk);
@@ -325,6 +345,11 @@ Provenance PointerProvenance::call(const clang::CallExpr *callExpr,
   if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(callExpr)) {
     if (op->getOperator() == clang::OO_Subscript && op->getNumArgs() == 2)
       return containerStorage(op->getArg(0), use, walk);
+    if (op->getOperator() == clang::OO_Star && op->getNumArgs() == 1)
+      return iteratorStorage(op->getArg(0), use, walk); // *it: an element
+    if ((op->getOperator() == clang::OO_Plus || op->getOperator() == clang::OO_Minus) &&
+        op->getNumArgs() == 2)
+      return iteratorStorage(op->getArg(0), use, walk); // it + i: the same block
     return unknown();
   }
   if (!callee->getIdentifier())
@@ -332,7 +357,8 @@ Provenance PointerProvenance::call(const clang::CallExpr *callExpr,
   llvm::StringRef name = callee->getName();
   if (const auto *memberCall = llvm::dyn_cast<clang::CXXMemberCallExpr>(callExpr)) {
     if (name == "data" || name == "c_str" || name == "front" || name == "back" ||
-        name == "at")
+        name == "at" || name == "begin" || name == "end" || name == "cbegin" ||
+        name == "cend")
       return containerStorage(memberCall->getImplicitObjectArgument(), use, walk);
     return userFunction(callExpr, callee, walk);
   }
@@ -416,6 +442,59 @@ Provenance PointerProvenance::parameter(const clang::ParmVarDecl *parm, Walk &wa
       return result;
   }
   result.holder = nullptr; // the caller's variable, not this function's
+  return result;
+}
+
+Provenance PointerProvenance::iteratorStorage(const clang::Expr *iterator,
+                                              const clang::Stmt *use, Walk &walk) {
+  if (!iterator || walk.depth > MaxDepth)
+    return unknown();
+  iterator = iterator->IgnoreImplicit()->IgnoreParens();
+  if (const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(iterator))
+    if (construct->getNumArgs() == 1) // an iterator copied
+      return iteratorStorage(construct->getArg(0), use, walk);
+  if (iterator->getType()->isPointerType()) // std::array's iterators, T*
+    return evaluate(iterator, use, walk);
+  if (const auto *callExpr = llvm::dyn_cast<clang::CallExpr>(iterator))
+    return call(callExpr, use, walk);
+  return unknown();
+}
+
+Provenance PointerProvenance::referent(const clang::VarDecl *reference,
+                                       const clang::Stmt *use, Walk &walk) {
+  if (!walk.active.insert(reference).second || walk.depth > MaxDepth)
+    return unknown();
+  ++walk.depth;
+  Provenance result = unknown();
+  if (const auto *parm = llvm::dyn_cast<clang::ParmVarDecl>(reference)) {
+    const auto *function = llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext());
+    const std::vector<const clang::CallExpr *> *callers =
+        function ? index_->visibleCallers(function) : nullptr;
+    if (!callers || callers->empty()) {
+      result = openParameter(parm, function);
+    } else {
+      unsigned argument = parm->getFunctionScopeIndex();
+      if (callers->front() && llvm::isa<clang::CXXOperatorCallExpr>(callers->front()) &&
+          llvm::isa<clang::CXXMethodDecl>(function))
+        ++argument;
+      result = leaf(MemoryKind::Null, "", {}, nullptr);
+      for (const clang::CallExpr *caller : *callers) {
+        if (argument >= caller->getNumArgs()) {
+          result = unknown();
+          break;
+        }
+        result = mergeProvenance(result, storageOf(caller->getArg(argument), caller, walk));
+        if (result.kind == MemoryKind::Unknown)
+          break;
+      }
+      result.holder = nullptr;
+    }
+  } else if (reference->hasLocalStorage() && reference->getInit()) {
+    // A local reference is bound once, to its initializer.
+    result = storageOf(reference->getInit(), use, walk);
+  }
+  --walk.depth;
+  walk.active.erase(reference);
   return result;
 }
 

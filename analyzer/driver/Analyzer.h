@@ -45,6 +45,10 @@ struct AnalyzerOptions {
   /// compile database (<dir>/.streamlint).
   bool useIndex = false;
   std::string cacheDirectory;
+  /// Report findings in headers outside the project (--third-party-headers);
+  /// by default they are hidden and counted (ThirdPartyHeaders.h).
+  bool reportThirdPartyHeaders = false;
+  std::string fixRoot; // --fix-root: part of the project too
 };
 
 /// One translation unit and the settings it is analyzed with.
@@ -76,6 +80,9 @@ struct AnalysisPlan {
   bool namedFiles = false;                // files were named: report only theirs
   std::vector<NamedHeader> namedHeaders;
   std::string cacheDirectory;             // "" = no project index
+  /// The project's directories; findings in headers outside them are
+  /// hidden. Empty: every file is the project's.
+  std::vector<std::string> projectDirectories;
   std::vector<std::string> notes;         // interpolated commands, ...
 };
 

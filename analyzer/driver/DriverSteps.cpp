@@ -41,6 +41,9 @@ void printSummary(const AnalysisResult &result) {
                  << " without CUDA skipped (--all-translation-units analyzes them)";
   if (result.fromIndex)
     llvm::errs() << "; " << result.fromIndex << " TU result(s) from the index";
+  if (result.hiddenThirdParty)
+    llvm::errs() << "; " << result.hiddenThirdParty
+                 << " in third-party headers hidden (--third-party-headers shows them)";
   llvm::errs() << "\n";
   for (const TranslationUnitProblem &problem : result.problems) {
     if (!problem.fatalError.empty() && problem.analyzedPartially) {

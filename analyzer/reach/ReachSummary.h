@@ -40,6 +40,15 @@ struct CallEdge {
   SourcePoint site;
   std::vector<SourcePoint> loops; // enclosing loops in the caller, innermost first
   std::string calleeIdentifier;   // unqualified, as check options name functions
+  /// A call through a base class pointer or reference: it also reaches
+  /// every overrider of `callee` (VirtualCalls.h adds those edges).
+  bool virtualCall = false;
+};
+
+/// A method that overrides another (class hierarchy analysis).
+struct MethodOverride {
+  std::string method;     // USR of the overrider
+  std::string overridden; // USR of the method it overrides directly
 };
 
 /// A loop and the API use directly inside it (nested loops included).
@@ -109,6 +118,7 @@ struct TranslationUnitSummary {
   std::vector<ReturnedMemory> returns;
   std::vector<HandleFacts> handles; // library handles (HandleFacts.h)
   std::vector<PassedMemory> passed; // pointer arguments (PassedMemory.h)
+  std::vector<MethodOverride> overrides; // user methods overriding others
 };
 
 /// The union of all TUs' summaries; functions defined in several TUs
@@ -122,6 +132,8 @@ struct ProgramSummary {
   std::map<std::string, ReturnedMemory> returns; // by USR
   std::map<std::string, HandleFacts> handles;    // by key
   PassedMemoryMap passed;                        // by callee USR
+  /// Direct overriders of each method, by its USR (sorted, unique).
+  std::map<std::string, std::vector<std::string>> overriders;
 
   void add(TranslationUnitSummary summary);
   /// Sorts and deduplicates, so the result is the same whatever the order
