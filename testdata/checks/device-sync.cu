@@ -84,7 +84,7 @@ template <typename T> void syncIn(T *d, int n) {
 template void syncIn<float>(float *, int);
 
 void lambdas(int n) {
-  auto sync = [] { cudaDeviceSynchronize(); }; // CHECK: device-sync {{called from the loop at line 87}}
+  auto sync = [] { cudaDeviceSynchronize(); }; // CHECK: device-sync {{called from the loop at line 88}}
   for (int i = 0; i < n; ++i)
     sync();
 }
