@@ -137,8 +137,6 @@ const llvm::SmallPtrSet<const clang::FunctionDecl *, 16> &PointerProvenance::add
   return index_->addressTaken();
 }
 
-namespace {
-
 /// A parameter whose callers this TU does not all show: the whole-program
 /// pass decides it from every call's argument (PassedMemory). Not for
 /// virtual methods (calls reach overriders), template patterns or main.
@@ -155,7 +153,6 @@ Provenance openParameter(const clang::ParmVarDecl *parm,
   return open;
 }
 
-} // namespace
 
 Provenance PointerProvenance::evaluate(const clang::Expr *e,
                                        const clang::Stmt *use, Walk &walk) {
@@ -442,59 +439,6 @@ Provenance PointerProvenance::parameter(const clang::ParmVarDecl *parm, Walk &wa
       return result;
   }
   result.holder = nullptr; // the caller's variable, not this function's
-  return result;
-}
-
-Provenance PointerProvenance::iteratorStorage(const clang::Expr *iterator,
-                                              const clang::Stmt *use, Walk &walk) {
-  if (!iterator || walk.depth > MaxDepth)
-    return unknown();
-  iterator = iterator->IgnoreImplicit()->IgnoreParens();
-  if (const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(iterator))
-    if (construct->getNumArgs() == 1) // an iterator copied
-      return iteratorStorage(construct->getArg(0), use, walk);
-  if (iterator->getType()->isPointerType()) // std::array's iterators, T*
-    return evaluate(iterator, use, walk);
-  if (const auto *callExpr = llvm::dyn_cast<clang::CallExpr>(iterator))
-    return call(callExpr, use, walk);
-  return unknown();
-}
-
-Provenance PointerProvenance::referent(const clang::VarDecl *reference,
-                                       const clang::Stmt *use, Walk &walk) {
-  if (!walk.active.insert(reference).second || walk.depth > MaxDepth)
-    return unknown();
-  ++walk.depth;
-  Provenance result = unknown();
-  if (const auto *parm = llvm::dyn_cast<clang::ParmVarDecl>(reference)) {
-    const auto *function = llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext());
-    const std::vector<const clang::CallExpr *> *callers =
-        function ? index_->visibleCallers(function) : nullptr;
-    if (!callers || callers->empty()) {
-      result = openParameter(parm, function);
-    } else {
-      unsigned argument = parm->getFunctionScopeIndex();
-      if (callers->front() && llvm::isa<clang::CXXOperatorCallExpr>(callers->front()) &&
-          llvm::isa<clang::CXXMethodDecl>(function))
-        ++argument;
-      result = leaf(MemoryKind::Null, "", {}, nullptr);
-      for (const clang::CallExpr *caller : *callers) {
-        if (argument >= caller->getNumArgs()) {
-          result = unknown();
-          break;
-        }
-        result = mergeProvenance(result, storageOf(caller->getArg(argument), caller, walk));
-        if (result.kind == MemoryKind::Unknown)
-          break;
-      }
-      result.holder = nullptr;
-    }
-  } else if (reference->hasLocalStorage() && reference->getInit()) {
-    // A local reference is bound once, to its initializer.
-    result = storageOf(reference->getInit(), use, walk);
-  }
-  --walk.depth;
-  walk.active.erase(reference);
   return result;
 }
 
