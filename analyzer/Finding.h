@@ -113,6 +113,9 @@ struct AnalysisResult {
   unsigned skippedWithoutCuda = 0;
   /// TUs whose results came from the project index (docs/index.md).
   unsigned fromIndex = 0;
+  /// Findings in headers outside the project, not reported (distinct
+  /// findings; --third-party-headers reports them).
+  unsigned hiddenThirdParty = 0;
   /// Notes for stderr: damaged index entries, interpolated commands, TUs of
   /// the whole-program context that could not be analyzed.
   std::vector<std::string> notes;

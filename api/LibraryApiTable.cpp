@@ -57,6 +57,16 @@ constexpr std::array<std::string_view, 46> ThrustAlgorithms = {
     "transform_reduce", "unique",
 };
 
+// Sorted. CCCL 3's cub/device/*.cuh declare all but DeviceSpmv, which
+// CUDA 11 and 12's CUB (and hipCUB) still have.
+constexpr std::array<std::string_view, 18> CubDeviceAlgorithms = {
+    "DeviceAdjacentDifference", "DeviceCopy", "DeviceFor", "DeviceHistogram",
+    "DeviceMemcpy", "DeviceMerge", "DeviceMergeSort", "DevicePartition",
+    "DeviceRadixSort", "DeviceReduce", "DeviceRunLengthEncode", "DeviceScan",
+    "DeviceSegmentedRadixSort", "DeviceSegmentedReduce", "DeviceSegmentedSort",
+    "DeviceSelect", "DeviceSpmv", "DeviceTransform",
+};
+
 bool startsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
@@ -137,6 +147,15 @@ const LibraryStreamCall *findLibraryStreamCall(std::string_view spelled) {
 
 bool isThrustAlgorithm(std::string_view name) {
   return std::binary_search(ThrustAlgorithms.begin(), ThrustAlgorithms.end(), name);
+}
+
+bool isCubDeviceAlgorithm(std::string_view space, std::string_view name) {
+  return (space == "cub" || space == "hipcub") &&
+         std::binary_search(CubDeviceAlgorithms.begin(), CubDeviceAlgorithms.end(), name);
+}
+
+CubAlgorithmRows allCubDeviceAlgorithms() {
+  return {CubDeviceAlgorithms.data(), CubDeviceAlgorithms.size()};
 }
 
 LibraryHandleRows allLibraryHandles() { return {Handles.data(), Handles.size()}; }

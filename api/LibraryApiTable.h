@@ -64,6 +64,26 @@ const LibraryStreamCall *findLibraryStreamCall(std::string_view spelled);
 /// iterators (`thrust::for_each`, `thrust::sort`, ...), by unqualified name.
 bool isThrustAlgorithm(std::string_view name);
 
+/// CUB's device-wide algorithm classes (`cub::DeviceReduce`, ...; hipCUB
+/// mirrors them under `hipcub::`). Their two-phase overloads take
+/// `(void *d_temp_storage, size_t &temp_storage_bytes, ...)` first: with
+/// d_temp_storage null the call only writes the size it needs and enqueues
+/// nothing; the trailing stream defaults to 0. Overloads without the
+/// temporary storage (DeviceFor::ForEach, DeviceTransform::Transform) run
+/// their work on the call.
+inline constexpr int CubTempStorageIndex = 0;
+/// Whether `space::name` is one of them: `space` is "cub" or "hipcub"
+/// (inline namespaces skipped), `name` the class ("DeviceReduce").
+bool isCubDeviceAlgorithm(std::string_view space, std::string_view name);
+/// The class names, sorted (for tests).
+struct CubAlgorithmRows {
+  const std::string_view *first;
+  std::size_t count;
+  const std::string_view *begin() const { return first; }
+  const std::string_view *end() const { return first + count; }
+};
+CubAlgorithmRows allCubDeviceAlgorithms();
+
 /// Every handle row and per-call row, in table order (for tests).
 struct LibraryHandleRows {
   const LibraryHandleInfo *first;

@@ -51,7 +51,7 @@ std::string libraryCallName(const clang::FunctionDecl &callee) {
 LibraryDefaultStreamCheck::LibraryDefaultStreamCheck(TranslationUnitContext &context)
     : Check(rule().id, context),
       perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
-      pyTorchExtension_(isPyTorchExtension(context.ast())) {}
+      pyTorchExtension_(isPyTorchExtension(context.ast())), provenance_(context.ast()) {}
 
 RuleInfo LibraryDefaultStreamCheck::rule() {
   RuleInfo rule;
@@ -140,7 +140,7 @@ void LibraryDefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
     }
   }
   std::string qualified = callee->getQualifiedNameAsString();
-  if (llvm::StringRef(qualified).starts_with("cub::Device"))
+  if (isCubAlgorithm(*callee))
     checkCubCall(*call, *callee);
   else if (!llvm::isa<clang::CXXMethodDecl>(callee) && callee->getIdentifier() &&
            qualified == "thrust::" + callee->getName().str() &&

@@ -5,6 +5,7 @@
 // next to work on a created stream, and PyTorch extensions that launch
 // without the stream PyTorch gives them.
 
+#include "analyzer/analysis/PointerProvenance.h"
 #include "analyzer/reach/LibraryHandles.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "analyzer/analysis/SourceFacts.h"
@@ -38,7 +39,13 @@ private:
   void relateGroupEnd(Finding &finding, const clang::CallExpr &call, api::Library library);
   void checkStreamArgument(const clang::CallExpr &call, api::Library library,
                            const std::string &what, unsigned streamIndex);
+  /// A static member of one of CUB's (hipCUB's) device-wide algorithm
+  /// classes, by the library table.
+  static bool isCubAlgorithm(const clang::FunctionDecl &callee);
   void checkCubCall(const clang::CallExpr &call, const clang::FunctionDecl &callee);
+  /// Whether `storage` is null wherever `call` runs: a null constant, a cast
+  /// of one, or a variable whose every reaching value is null.
+  bool nullOnEveryPath(const clang::Expr &storage, const clang::CallExpr &call);
   void checkThrustCall(const clang::CallExpr &call);
   void checkPyTorchSite(const clang::CallExpr &call);
   bool defaultIsLegacy(api::Library library, StreamKind kind) const;
@@ -71,6 +78,7 @@ private:
   const bool pyTorchExtension_;
   LibraryHandleTracker handles_;
   ReportOnce reported_;
+  PointerProvenance provenance_; // whether CUB's temporary storage is null
 };
 
 } // namespace streamlint

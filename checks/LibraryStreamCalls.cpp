@@ -210,36 +210,72 @@ void LibraryDefaultStreamCheck::checkStreamArgument(const clang::CallExpr &call,
     addMoveFix(finding, call, std::move(edit), description);
 }
 
+bool LibraryDefaultStreamCheck::isCubAlgorithm(const clang::FunctionDecl &callee) {
+  const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&callee);
+  if (!method || !method->isStatic() || !method->getParent()->getIdentifier())
+    return false;
+  const clang::DeclContext *space = method->getParent()->getDeclContext();
+  while (space && space->isInlineNamespace())
+    space = space->getParent();
+  const auto *named = llvm::dyn_cast_or_null<clang::NamespaceDecl>(space);
+  if (!named || !named->getIdentifier() ||
+      !named->getParent()->getRedeclContext()->isTranslationUnit())
+    return false;
+  llvm::StringRef ns = named->getName(), name = method->getParent()->getName();
+  return api::isCubDeviceAlgorithm(std::string_view(ns.data(), ns.size()),
+                                   std::string_view(name.data(), name.size()));
+}
+
+bool LibraryDefaultStreamCheck::nullOnEveryPath(const clang::Expr &storage,
+                                                const clang::CallExpr &call) {
+  // (void*)NULL, static_cast<void*>(0), nullptr: C++ calls only the last a
+  // null pointer constant, but each is null.
+  const clang::Expr *bare = storage.IgnoreParenCasts();
+  if (bare->isNullPointerConstant(context().ast(), clang::Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  if (!llvm::isa<clang::DeclRefExpr>(bare) && !llvm::isa<clang::MemberExpr>(bare))
+    return false;
+  Provenance value = provenance_.of(&storage, &call, context().enclosingFunction(call));
+  return value.kind == MemoryKind::Null;
+}
+
 void LibraryDefaultStreamCheck::checkCubCall(const clang::CallExpr &call,
                                              const clang::FunctionDecl &callee) {
   std::optional<StreamArgumentSite> site = streamArgumentOf(call);
-  if (!site || call.getNumArgs() == 0)
+  if (!site)
     return;
-  // The size query (d_temp_storage null) launches nothing: a null literal,
-  // or the first of several calls of the algorithm with the same variable.
-  const clang::Expr *storage = call.getArg(0)->IgnoreParenImpCasts();
-  if (storage->isNullPointerConstant(context().ast(),
-                                     clang::Expr::NPC_ValueDependentIsNotNull))
-    return;
-  if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(storage)) {
-    const clang::FunctionDecl *function = context().enclosingFunction(call);
-    const clang::SourceManager &sm = context().sources();
-    std::string name = callee.getQualifiedNameAsString();
-    auto sameStorage = [&](bool after) {
-      return function && anyStatement(function->getBody(), [&](const clang::Stmt &s) {
-        const auto *other = llvm::dyn_cast<clang::CallExpr>(&s);
-        if (!other || other == &call || other->getNumArgs() == 0 ||
-            !other->getDirectCallee() ||
-            other->getDirectCallee()->getQualifiedNameAsString() != name ||
-            sm.isBeforeInTranslationUnit(call.getBeginLoc(), other->getBeginLoc()) != after)
-          return false;
-        const auto *same =
-            llvm::dyn_cast<clang::DeclRefExpr>(other->getArg(0)->IgnoreParenImpCasts());
-        return same && same->getDecl() == ref->getDecl();
-      });
-    };
-    if (sameStorage(/*after=*/true) && !sameStorage(/*after=*/false))
+  // The two-phase overloads take (void *d_temp_storage, size_t &bytes, ...):
+  // with the storage null the call is the size query and launches nothing.
+  unsigned storageIndex = api::CubTempStorageIndex;
+  bool twoPhase = callee.getNumParams() > storageIndex + 1 &&
+                  callee.getParamDecl(storageIndex)->getType()->isVoidPointerType() &&
+                  call.getNumArgs() > storageIndex;
+  if (twoPhase) {
+    const clang::Expr *storage = call.getArg(storageIndex);
+    if (nullOnEveryPath(*storage, call))
       return;
+    // The first of several calls of the algorithm with the same variable,
+    // when the variable's value is not visible (a member, a parameter).
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(storage->IgnoreParenImpCasts())) {
+      const clang::FunctionDecl *function = context().enclosingFunction(call);
+      const clang::SourceManager &sm = context().sources();
+      std::string name = callee.getQualifiedNameAsString();
+      auto sameStorage = [&](bool after) {
+        return function && anyStatement(function->getBody(), [&](const clang::Stmt &s) {
+          const auto *other = llvm::dyn_cast<clang::CallExpr>(&s);
+          if (!other || other == &call || other->getNumArgs() <= storageIndex ||
+              !other->getDirectCallee() ||
+              other->getDirectCallee()->getQualifiedNameAsString() != name ||
+              sm.isBeforeInTranslationUnit(call.getBeginLoc(), other->getBeginLoc()) != after)
+            return false;
+          const auto *same = llvm::dyn_cast<clang::DeclRefExpr>(
+              other->getArg(storageIndex)->IgnoreParenImpCasts());
+          return same && same->getDecl() == ref->getDecl();
+        });
+      };
+      if (sameStorage(/*after=*/true) && !sameStorage(/*after=*/false))
+        return;
+    }
   }
   checkStreamArgument(call, api::Library::Cub, callee.getQualifiedNameAsString(),
                       site->index);

@@ -21,11 +21,35 @@ const char *kindName(MemoryKind kind) {
   return "unknown";
 }
 
-bool hasPointerParameter(const clang::FunctionDecl &function) {
+/// A reference parameter whose referent's address a copy may take
+/// (`const T &value` ... `&value`): a value type, not a container or handle.
+bool valueReference(const clang::ParmVarDecl &parm, const clang::ASTContext &ast) {
+  clang::QualType type = parm.getType();
+  if (!type->isLValueReferenceType())
+    return false;
+  clang::QualType referred = type.getNonReferenceType();
+  return !referred->isFunctionType() && !referred->isDependentType() &&
+         referred.isTriviallyCopyableType(ast);
+}
+
+/// Parameters whose callers' memory the whole program records.
+bool followedParameter(const clang::ParmVarDecl &parm, const clang::ASTContext &ast) {
+  return parm.getType()->isPointerType() || valueReference(parm, ast);
+}
+
+bool hasFollowedParameter(const clang::FunctionDecl &function, const clang::ASTContext &ast) {
   for (const clang::ParmVarDecl *parm : function.parameters())
-    if (parm->getType()->isPointerType())
+    if (followedParameter(*parm, ast))
       return true;
   return false;
+}
+
+/// The whole-program key of a function whose parameters callers decide: a
+/// class template's member or a function template's instantiation stands
+/// for its pattern, so the callers of every instantiation decide together.
+std::string parameterKey(const clang::FunctionDecl &function) {
+  const clang::FunctionDecl *pattern = function.getTemplateInstantiationPattern();
+  return reach::functionUsr(pattern ? *pattern : function);
 }
 
 } // namespace
@@ -75,7 +99,9 @@ void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &
   const clang::FunctionDecl *decider =
       copy.returnedBy ? copy.returnedBy
                       : llvm::dyn_cast<clang::FunctionDecl>(copy.parameterOf->getDeclContext());
-  std::string usr = decider ? reach::functionUsr(*decider) : "";
+  std::string usr = !decider           ? ""
+                    : copy.returnedBy ? reach::functionUsr(*decider)
+                                      : parameterKey(*decider);
   reach::CallSite site;
   site.expr = copy.copy;
   site.caller = context().enclosingFunction(*copy.copy);
@@ -99,14 +125,15 @@ void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &
 std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() {
   const clang::SourceManager &sm = context().sources();
   auto userFunction = [&](const clang::FunctionDecl &function) {
-    if (sm.isInSystemHeader(function.getLocation()) || !hasPointerParameter(function))
+    if (sm.isInSystemHeader(function.getLocation()) ||
+        !hasFollowedParameter(function, context().ast()))
       return false;
     const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function);
     return !(method && method->isVirtual());
   };
   std::vector<reach::PassedMemory> passed;
   for (const clang::FunctionDecl *function : provenance_.addressTaken()) {
-    std::string usr = userFunction(*function) ? reach::functionUsr(*function) : "";
+    std::string usr = userFunction(*function) ? parameterKey(*function) : "";
     if (usr.empty())
       continue;
     reach::PassedMemory taken;
@@ -123,7 +150,7 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
     const clang::ParmVarDecl *parm = memory.parameterOf;
     const auto *function =
         parm ? llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext()) : nullptr;
-    std::string usr = function ? reach::functionUsr(*function) : "";
+    std::string usr = function ? parameterKey(*function) : "";
     if (usr.empty())
       continue;
     reach::PassedMemory registers;
@@ -134,7 +161,7 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
     passed.push_back(std::move(registers));
   }
   for (const auto &[callee, calls] : provenance_.callsByCallee()) {
-    std::string usr = userFunction(*callee) ? reach::functionUsr(*callee) : "";
+    std::string usr = userFunction(*callee) ? parameterKey(*callee) : "";
     if (usr.empty())
       continue;
     for (const clang::CallExpr *call : calls) {
@@ -146,9 +173,12 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
                        llvm::isa<clang::CXXMethodDecl>(callee);
       for (const clang::ParmVarDecl *parm : callee->parameters()) {
         unsigned argument = parm->getFunctionScopeIndex() + shift;
-        if (!parm->getType()->isPointerType() || argument >= call->getNumArgs())
+        if (!followedParameter(*parm, context().ast()) || argument >= call->getNumArgs())
           continue;
-        Provenance memory = provenance_.of(call->getArg(argument), call, caller);
+        // A reference parameter: the memory the argument itself lives in.
+        Provenance memory = parm->getType()->isReferenceType()
+                                ? provenance_.storage(call->getArg(argument), call, caller)
+                                : provenance_.of(call->getArg(argument), call, caller);
         if (memory.kind == MemoryKind::Null)
           continue; // nullptr passed: says nothing about the memory
         reach::PassedMemory arg;
@@ -160,7 +190,7 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
         const auto *forwarder =
             forwarded ? llvm::dyn_cast<clang::FunctionDecl>(forwarded->getDeclContext()) : nullptr;
         if (forwarder) {
-          arg.forwardsTo = reach::functionUsr(*forwarder);
+          arg.forwardsTo = parameterKey(*forwarder);
           arg.forwardsParameter = static_cast<int>(forwarded->getFunctionScopeIndex());
         }
         if (arg.forwardsTo.empty()) {

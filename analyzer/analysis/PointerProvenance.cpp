@@ -118,6 +118,12 @@ Provenance PointerProvenance::of(const clang::Expr *pointer,
   return evaluate(pointer, use, walk);
 }
 
+Provenance PointerProvenance::storage(const clang::Expr *lvalue, const clang::Stmt *use,
+                                      const clang::FunctionDecl *function) {
+  Walk walk{use, function};
+  return storageOf(lvalue, use, walk);
+}
+
 const std::vector<const clang::CallExpr *> &PointerProvenance::registrations() {
   return index_->registrations();
 }
@@ -131,15 +137,13 @@ const llvm::SmallPtrSet<const clang::FunctionDecl *, 16> &PointerProvenance::add
   return index_->addressTaken();
 }
 
-namespace {
-
 /// A parameter whose callers this TU does not all show: the whole-program
 /// pass decides it from every call's argument (PassedMemory). Not for
 /// virtual methods (calls reach overriders), template patterns or main.
 Provenance openParameter(const clang::ParmVarDecl *parm,
                          const clang::FunctionDecl *function) {
   if (!function || function->isDependentContext() || function->isMain() ||
-      !parm->getType()->isPointerType())
+      !(parm->getType()->isPointerType() || parm->getType()->isReferenceType()))
     return unknown();
   if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(function))
     if (method->isVirtual())
@@ -149,7 +153,6 @@ Provenance openParameter(const clang::ParmVarDecl *parm,
   return open;
 }
 
-} // namespace
 
 Provenance PointerProvenance::evaluate(const clang::Expr *e,
                                        const clang::Stmt *use, Walk &walk) {
@@ -255,9 +258,13 @@ Provenance PointerProvenance::elements(const clang::VarDecl *array, Walk &walk) 
 Provenance PointerProvenance::storageOf(const clang::Expr *e,
                                         const clang::Stmt *use, Walk &walk) {
   e = e->IgnoreParenNoopCasts(ast_);
+  if (const auto *temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+    return leaf(MemoryKind::Pageable, "a temporary", temporary->getBeginLoc(), temporary);
   if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
     const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-    if (!var || var->getType()->isReferenceType())
+    if (var && var->getType()->isReferenceType())
+      return referent(var, use, walk);
+    if (!var)
       return unknown();
     if (declaredManaged(var, ast_))
       return leaf(MemoryKind::Pinned, "__managed__ variable " + quoted(var),
@@ -300,13 +307,23 @@ Provenance PointerProvenance::containerStorage(const clang::Expr *object,
     // Identity of the heap block: the variable or member holding the
     // container. Without one a registration elsewhere cannot be matched.
     const clang::ValueDecl *holder = namedObject(object);
-    if (!holder || object->getType()->isPointerType() ||
-        holder->getType()->isReferenceType())
-      return unknown();
-    std::string type = containerKind(object->getType()) == Container::HeapStdAllocator &&
-                               object->getType().getAsString().find("string") != std::string::npos
+    std::string type = object->getType().getAsString().find("string") != std::string::npos
                            ? "std::string "
-                           : "std::vector ";
+                           : object->getType().getAsString().find("host_vector") !=
+                                     std::string::npos
+                               ? "thrust::host_vector "
+                               : "std::vector ";
+    if (!holder || object->getType()->isPointerType() ||
+        holder->getType()->isReferenceType()) {
+      // std::allocator's heap block whichever container it is: pageable,
+      // unless the TU pins some memory (which could be this block).
+      if (walk.applyRegistrations && !index_->registrations().empty())
+        return unknown();
+      std::string name = holder ? quoted(holder) + " " : "";
+      return leaf(MemoryKind::Pageable, type + name + "storage",
+                  holder ? holder->getLocation() : object->getBeginLoc(),
+                  holder ? static_cast<const void *>(holder) : object);
+    }
     return applyRegistration(leaf(MemoryKind::Pageable, type + quoted(holder) + " storage",
                                   holder->getLocation(), holder),
                              walk);
@@ -325,6 +342,11 @@ Provenance PointerProvenance::call(const clang::CallExpr *callExpr,
   if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(callExpr)) {
     if (op->getOperator() == clang::OO_Subscript && op->getNumArgs() == 2)
       return containerStorage(op->getArg(0), use, walk);
+    if (op->getOperator() == clang::OO_Star && op->getNumArgs() == 1)
+      return iteratorStorage(op->getArg(0), use, walk); // *it: an element
+    if ((op->getOperator() == clang::OO_Plus || op->getOperator() == clang::OO_Minus) &&
+        op->getNumArgs() == 2)
+      return iteratorStorage(op->getArg(0), use, walk); // it + i: the same block
     return unknown();
   }
   if (!callee->getIdentifier())
@@ -332,7 +354,8 @@ Provenance PointerProvenance::call(const clang::CallExpr *callExpr,
   llvm::StringRef name = callee->getName();
   if (const auto *memberCall = llvm::dyn_cast<clang::CXXMemberCallExpr>(callExpr)) {
     if (name == "data" || name == "c_str" || name == "front" || name == "back" ||
-        name == "at")
+        name == "at" || name == "begin" || name == "end" || name == "cbegin" ||
+        name == "cend")
       return containerStorage(memberCall->getImplicitObjectArgument(), use, walk);
     return userFunction(callExpr, callee, walk);
   }

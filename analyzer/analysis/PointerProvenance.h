@@ -66,6 +66,10 @@ public:
   /// that reads it: orders assignments and cudaHostRegister calls).
   Provenance of(const clang::Expr *pointer, const clang::Stmt *use,
                 const clang::FunctionDecl *function);
+  /// The memory an lvalue (an argument bound to a reference parameter)
+  /// lives in: `of(&lvalue)`.
+  Provenance storage(const clang::Expr *lvalue, const clang::Stmt *use,
+                     const clang::FunctionDecl *function);
 
   /// What `function` (defined in this TU) returns: the merge of its return
   /// statements, so malloc/new/cudaMallocHost wrappers are seen through.
@@ -93,6 +97,11 @@ private:
   Provenance declaration(const clang::ValueDecl *decl, const clang::Stmt *use,
                          Walk &walk);
   Provenance parameter(const clang::ParmVarDecl *parm, Walk &walk);
+  /// The object a reference parameter or local reference is bound to.
+  Provenance referent(const clang::VarDecl *reference, const clang::Stmt *use, Walk &walk);
+  /// The container an iterator expression points into (`v.begin() + i`).
+  Provenance iteratorStorage(const clang::Expr *iterator, const clang::Stmt *use,
+                             Walk &walk);
   Provenance userFunction(const clang::CallExpr *callExpr,
                           const clang::FunctionDecl *callee, Walk &walk);
   Provenance elements(const clang::VarDecl *array, Walk &walk);

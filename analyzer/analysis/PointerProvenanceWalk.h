@@ -25,6 +25,10 @@ inline Provenance leaf(MemoryKind kind, std::string origin, clang::SourceLocatio
   return p;
 }
 
+/// A parameter whose callers this TU does not all show: decided by the
+/// whole-program pass (PointerProvenance.cpp).
+Provenance openParameter(const clang::ParmVarDecl *parm, const clang::FunctionDecl *function);
+
 struct PointerProvenance::Walk {
   const clang::Stmt *copy;
   const clang::FunctionDecl *copyFunction;

@@ -138,6 +138,16 @@ StreamClassification classify(const clang::Expr *argument,
   }
   if (argument->isValueDependent() || argument->isTypeDependent())
     return {};
+  // `cudaStream_t stream = {}` (CCCL's DeviceFor, DeviceTransform): a
+  // value-initialized pointer, null.
+  const clang::Expr *initialized = argument->IgnoreParenImpCasts();
+  if (const auto *list = llvm::dyn_cast<clang::InitListExpr>(initialized))
+    if (list->getNumInits() == 0 || (list->getNumInits() == 1 &&
+                                     llvm::isa<clang::ImplicitValueInitExpr>(list->getInit(0))))
+      return {StreamKind::Null, nullptr};
+  if (llvm::isa<clang::ImplicitValueInitExpr>(initialized) ||
+      llvm::isa<clang::CXXScalarValueInitExpr>(initialized))
+    return {StreamKind::Null, nullptr};
   StreamKind constant = constantKind(argument, ast);
   if (constant != StreamKind::Unknown)
     return {constant, nullptr};

@@ -3,6 +3,7 @@
 
 #include "analyzer/driver/NamedFiles.h"
 #include "analyzer/driver/Progress.h"
+#include "analyzer/driver/ThirdPartyHeaders.h"
 #include "analyzer/driver/UnitAnalysis.h"
 #include "analyzer/reach/ReachResolution.h"
 #include "analyzer/support/Paths.h"
@@ -17,6 +18,7 @@
 #include <memory>
 #include <set>
 #include <thread>
+#include <tuple>
 
 namespace streamlint {
 namespace {
@@ -149,7 +151,9 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
 static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
                                      std::vector<UnitResult> &results,
                                      ReportScope &scope, AnalysisResult result,
-                                     index::ProjectIndex *index, SummaryCounts *counts) {
+                                     index::ProjectIndex *index,
+                                     const std::vector<std::string> &projectDirectories,
+                                     SummaryCounts *counts) {
   SummaryCounts ignored;
   if (!counts)
     counts = &ignored;
@@ -165,10 +169,23 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
     }
   // A named header is reported unless its config excludes it (clang-tidy
   // reports a file it is asked about); other files as the TU's config says.
+  // A header outside the project is left out while no header filter of the
+  // user's says which headers to report; counted once per distinct finding.
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string, std::string>> hidden;
   auto reportedBy = [&](const std::string &file, size_t unit) {
     if (scope.namedHeaders.count(file))
       return !units[unit].config.excludes(file);
     return units[unit].config.reportsIn(file, mainFiles[unit]);
+  };
+  auto thirdParty = [&](const Finding &finding, size_t unit) {
+    const std::string &file = finding.location.file;
+    if (file == mainFiles[unit] || scope.namedHeaders.count(file) ||
+        !units[unit].config.headerFilterRegex.empty() ||
+        !outsideProject(file, projectDirectories))
+      return false;
+    hidden.insert({file, finding.location.line, finding.location.column, finding.checkId,
+                   finding.message});
+    return true;
   };
 
   // A context TU through which a named header is reported counts among the
@@ -196,10 +213,12 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
     for (Finding &finding : outcome.findings) {
       if (!scope.covers(finding.location.file))
         continue;
-      if (reportedBy(finding.location.file, i))
+      if (!reportedBy(finding.location.file, i)) {
+        if (units[i].reported)
+          filtered.push_back(std::move(finding));
+      } else if (!thirdParty(finding, i)) {
         result.findings.push_back(std::move(finding));
-      else if (units[i].reported)
-        filtered.push_back(std::move(finding));
+      }
     }
     if (outcome.problem && units[i].reported)
       result.problems.push_back(std::move(*outcome.problem));
@@ -226,15 +245,17 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
     if (!scope.covers(finding.location.file))
       continue;
     bool reported = false;
-    for (size_t i = 0; i < units.size() && !reported; ++i)
-      reported = reportedBy(finding.location.file, i);
-    if (reported)
-      result.findings.push_back(std::move(finding));
-    else
+    size_t by = 0;
+    for (; by < units.size() && !reported; ++by)
+      reported = reportedBy(finding.location.file, by);
+    if (!reported)
       filtered.push_back(std::move(finding));
+    else if (!thirdParty(finding, by - 1))
+      result.findings.push_back(std::move(finding));
   }
   // Fixes whose ordering verdict the program's callers decide (docs/fixes.md).
   ordering::resolveConditionalFixes(std::move(orderingFacts), result.findings);
+  result.hiddenThirdParty = static_cast<unsigned>(hidden.size());
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
   // A header included by several TUs reports once.
   result.findings.erase(std::unique(result.findings.begin(),
@@ -255,7 +276,8 @@ AnalysisResult resultOfWholeDatabase(const AnalysisPlan &plan,
   ReportScope scope;
   AnalysisResult result;
   result.notes = plan.notes;
-  return assembleResult(plan.units, results, scope, std::move(result), nullptr, counts);
+  return assembleResult(plan.units, results, scope, std::move(result), nullptr,
+                        plan.projectDirectories, counts);
 }
 
 AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
@@ -272,7 +294,8 @@ AnalysisResult runPlan(const AnalysisPlan &plan, const AnalyzerOptions &options,
   size_t databaseUnits = units.size();
   addNamedHeaders(plan, results, scope, units, result.notes);
   analyzeUnits(units, databaseUnits, results, options, registry, index.get());
-  return assembleResult(units, results, scope, std::move(result), index.get(), counts);
+  return assembleResult(units, results, scope, std::move(result), index.get(),
+                        plan.projectDirectories, counts);
 }
 
 AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
@@ -285,6 +308,8 @@ AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
     unit.config.checkOptions = options.checkOptions;
     plan.units.push_back(std::move(unit));
   }
+  if (!options.reportThirdPartyHeaders)
+    plan.projectDirectories = projectDirectories(entries, options.fixRoot);
   return runPlan(plan, options, registry);
 }
 
@@ -319,6 +344,8 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
   }
   for (const CompileEntry &entry : *entries)
     plan.databaseFiles.push_back(entry.file);
+  if (!options.reportThirdPartyHeaders)
+    plan.projectDirectories = projectDirectories(*entries, options.fixRoot);
   if (options.files.empty()) {
     for (CompileEntry &entry : *entries)
       plan.units.push_back({std::move(entry), {}});

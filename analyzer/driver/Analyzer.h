@@ -47,6 +47,10 @@ struct AnalyzerOptions {
   std::string cacheDirectory;
   /// `[N/M] file` on stderr as each TU finishes (analyzer/driver/Progress.h).
   bool progress = false;
+  /// Report findings in headers outside the project (--third-party-headers);
+  /// by default they are hidden and counted (ThirdPartyHeaders.h).
+  bool reportThirdPartyHeaders = false;
+  std::string fixRoot; // --fix-root: part of the project too
 };
 
 /// What a run's summary says beyond AnalysisResult: TUs parsed in this run
@@ -89,6 +93,9 @@ struct AnalysisPlan {
   bool namedFiles = false;                // files were named: report only theirs
   std::vector<NamedHeader> namedHeaders;
   std::string cacheDirectory;             // "" = no project index
+  /// The project's directories; findings in headers outside them are
+  /// hidden. Empty: every file is the project's.
+  std::vector<std::string> projectDirectories;
   std::vector<std::string> notes;         // interpolated commands, ...
 };
 

@@ -143,6 +143,12 @@ cl::opt<std::string> headerFilter("header-filter",
                                   cl::desc("Report findings in headers whose path matches this "
                                            "regex (overrides HeaderFilterRegex)"),
                                   cl::value_desc("regex"), cl::cat(category));
+cl::opt<bool> thirdPartyHeaders(
+    "third-party-headers",
+    cl::desc("Report findings in headers outside the project (a framework's include "
+             "directory passed with -I); by default they are hidden and counted, unless "
+             "a header filter is set"),
+    cl::cat(category));
 cl::opt<bool> skipFilesNotInDatabase(
     "skip-files-not-in-database",
     cl::desc("Named files without a compile database entry (headers, new files) are "
@@ -388,6 +394,8 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   if (!fixRoot.empty() && !llvm::sys::fs::is_directory(fixRoot))
     return usageError("--fix-root '" + fixRoot + "': not a directory");
   result.fixRoot = fixRoot;
+  result.analyzer.fixRoot = fixRoot;
+  result.analyzer.reportThirdPartyHeaders = thirdPartyHeaders;
   result.quiet = quiet;
   result.analyzer.progress = progress == cl::BOU_TRUE ||
                              (progress == cl::BOU_UNSET &&

@@ -56,6 +56,9 @@ void printSummary(const AnalysisResult &result, const SummaryCounts &counts,
                  << " without CUDA skipped (--all-translation-units analyzes them)";
   if (result.fromIndex)
     llvm::errs() << "; " << result.fromIndex << " TU result(s) from the index";
+  if (result.hiddenThirdParty)
+    llvm::errs() << "; " << result.hiddenThirdParty
+                 << " in third-party headers hidden (--third-party-headers shows them)";
   llvm::errs() << "; " << counts.parsed << " parsed; "
                << llvm::format("%.1f", elapsedSeconds) << " s\n";
   for (const auto &[check, counts] : byCheck) {

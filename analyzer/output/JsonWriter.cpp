@@ -84,7 +84,8 @@ Json summary(const AnalysisResult &result) {
               {"by_check", byCheck},
               {"translation_units", result.translationUnits},
               {"problems", result.problems.size()},
-              {"skipped_without_cuda", result.skippedWithoutCuda}};
+              {"skipped_without_cuda", result.skippedWithoutCuda},
+              {"hidden_third_party", result.hiddenThirdParty}};
 }
 
 } // namespace

@@ -127,8 +127,23 @@ private:
             {frame.usr, functionName(function, reach_.context()),
              reach_.context().point(function.getLocation()), NoApi});
       frame.index = it->second;
+      if (inserted)
+        recordOverrides(function, frame.usr);
     }
     frames_.push_back(std::move(frame));
+  }
+
+  /// Which methods a defined method overrides: the whole-program pass
+  /// follows virtual calls of those into it (VirtualCalls.h).
+  void recordOverrides(const FunctionDecl &function, const std::string &usr) {
+    const auto *method = dyn_cast<CXXMethodDecl>(&function);
+    if (!method || !method->isVirtual())
+      return;
+    for (const CXXMethodDecl *overridden : method->getCanonicalDecl()->overridden_methods()) {
+      std::string base = functionUsr(*overridden);
+      if (!base.empty())
+        reach_.summary_.overrides.push_back({usr, base});
+    }
   }
 
   bool inLoop(Stmt *loop, const char *kind, std::initializer_list<Stmt *> parts) {
@@ -187,7 +202,7 @@ private:
     reach_.calls_.push_back(std::move(site));
   }
 
-  void addEdge(const CallSite &site, const FunctionDecl &callee) {
+  void addEdge(const CallSite &site, const FunctionDecl &callee, bool virtualCall = false) {
     std::string usr = functionUsr(callee);
     if (usr.empty() || site.callerUsr.empty())
       return;
@@ -195,7 +210,8 @@ private:
                                      functionName(callee, reach_.context()),
                                      reach_.context().point(site.expr->getBeginLoc()),
                                      reach_.loopPoints(site),
-                                     callee.getIdentifier() ? callee.getName().str() : ""});
+                                     callee.getIdentifier() ? callee.getName().str() : "",
+                                     virtualCall});
   }
 
   std::string spelledName(SourceLocation location, llvm::StringRef fallback) const {
@@ -266,10 +282,19 @@ bool CallGraphBuilder::VisitCallExpr(CallExpr *call) {
     record(std::move(site));
     return true;
   }
-  if (inSystemHeader(callee->getLocation()) || isVirtualDispatch(*call)) {
+  if (inSystemHeader(callee->getLocation())) {
     // No edge (the chain ends here), but the call stays visible to checks
     // whose options name it (ExtraSyncFunctions, ExtraAllocFunctions, ...).
     site.opaque = true;
+    record(std::move(site));
+    return true;
+  }
+  if (isVirtualDispatch(*call)) {
+    // Opaque to the TU's own checks (the overrider is not known here); the
+    // whole-program pass follows it into every overrider defined in the
+    // program (VirtualCalls.h).
+    site.opaque = true;
+    addEdge(site, *callee, /*virtualCall=*/true);
     record(std::move(site));
     return true;
   }

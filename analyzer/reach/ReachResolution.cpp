@@ -1,4 +1,5 @@
 #include "analyzer/reach/ReachResolution.h"
+#include "analyzer/reach/VirtualCalls.h"
 
 #include <algorithm>
 #include <deque>
@@ -322,6 +323,7 @@ std::optional<Finding> resolvedArgument(const PendingSite &site,
 
 std::vector<Finding> resolveSites(ProgramSummary program) {
   program.normalize();
+  addOverriderEdges(program);
   ReachIndex index(program);
   std::set<std::string> registered = registeredMemory(program.passed);
   std::vector<Finding> findings;

@@ -45,6 +45,8 @@ void ProgramSummary::add(TranslationUnitSummary summary) {
   // it, identically; the first one stays.
   for (ReturnedMemory &returned : summary.returns)
     returns.emplace(returned.usr, std::move(returned));
+  for (MethodOverride &override : summary.overrides)
+    overriders[override.overridden].push_back(std::move(override.method));
   mergeHandleFacts(handles, std::move(summary.handles));
   addPassedMemory(passed, std::move(summary.passed));
   if (summary.ordering)
@@ -101,6 +103,10 @@ void ProgramSummary::normalize() {
                           }),
               sites.end());
   normalizePassedMemory(passed);
+  for (auto &[method, list] : overriders) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
 }
 
 // ---- JSON ------------------------------------------------------------------
@@ -137,7 +143,8 @@ json summaryJson(const TranslationUnitSummary &s) {
     edges.push_back({{"caller", e.caller}, {"callee", e.callee},
                      {"calleeName", e.calleeName}, {"site", pointJson(e.site)},
                      {"loops", pointsJson(e.loops)},
-                     {"calleeIdentifier", e.calleeIdentifier}});
+                     {"calleeIdentifier", e.calleeIdentifier},
+                     {"virtual", e.virtualCall}});
   json &loops = j["loops"] = json::array();
   for (const LoopFacts &l : s.loops)
     loops.push_back({{"location", pointJson(l.location)}, {"kind", l.kind},
@@ -164,6 +171,9 @@ json summaryJson(const TranslationUnitSummary &s) {
   j["passed"] = passedMemoryJson(s.passed);
   if (s.ordering)
     j["ordering"] = json::parse(ordering::toJsonText(*s.ordering));
+  json &overrides = j["overrides"] = json::array();
+  for (const MethodOverride &o : s.overrides)
+    overrides.push_back({{"method", o.method}, {"overridden", o.overridden}});
   return j;
 }
 
@@ -201,7 +211,8 @@ bool summaryFrom(const json &j, const std::string &origin, TranslationUnitSummar
                               e.at("callee").get<std::string>(),
                               e.at("calleeName").get<std::string>(),
                               pointFrom(e.at("site")), pointsFrom(e.at("loops")),
-                              e.value("calleeIdentifier", "")});
+                              e.value("calleeIdentifier", ""),
+                              e.value("virtual", false)});
     for (const json &l : j.at("loops"))
       parsed.loops.push_back({pointFrom(l.at("location")),
                               l.at("kind").get<std::string>(),
@@ -248,6 +259,11 @@ bool summaryFrom(const json &j, const std::string &origin, TranslationUnitSummar
         throw std::runtime_error(why);
       parsed.ordering = std::move(facts);
     }
+    // Optional: summaries written before virtual calls were followed.
+    if (j.contains("overrides"))
+      for (const json &o : j.at("overrides"))
+        parsed.overrides.push_back(
+            {o.at("method").get<std::string>(), o.at("overridden").get<std::string>()});
     s = std::move(parsed);
     return true;
   } catch (const std::exception &e) {

@@ -45,6 +45,15 @@ struct CallEdge {
   SourcePoint site;
   std::vector<SourcePoint> loops; // enclosing loops in the caller, innermost first
   std::string calleeIdentifier;   // unqualified, as check options name functions
+  /// A call through a base class pointer or reference: it also reaches
+  /// every overrider of `callee` (VirtualCalls.h adds those edges).
+  bool virtualCall = false;
+};
+
+/// A method that overrides another (class hierarchy analysis).
+struct MethodOverride {
+  std::string method;     // USR of the overrider
+  std::string overridden; // USR of the method it overrides directly
 };
 
 /// A loop and the API use directly inside it (nested loops included).
@@ -117,6 +126,7 @@ struct TranslationUnitSummary {
   /// Stream ordering (analysis/OrderingSummary.h); null when the TU's
   /// checks judge no stream ordering. Shared, never changed once made.
   std::shared_ptr<const ordering::OrderingFacts> ordering;
+  std::vector<MethodOverride> overrides; // user methods overriding others
 };
 
 /// The union of all TUs' summaries; functions defined in several TUs
@@ -132,6 +142,8 @@ struct ProgramSummary {
   PassedMemoryMap passed;                        // by callee USR
   /// Every TU's ordering facts, for fixes (analysis/OrderingSummary.h).
   std::vector<std::shared_ptr<const ordering::OrderingFacts>> ordering;
+  /// Direct overriders of each method, by its USR (sorted, unique).
+  std::map<std::string, std::vector<std::string>> overriders;
 
   void add(TranslationUnitSummary summary);
   /// Sorts and deduplicates, so the result is the same whatever the order

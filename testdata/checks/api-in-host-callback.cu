@@ -62,7 +62,8 @@ void lambdas(cudaStream_t s) {
   cudaLaunchHostFunc(s, fn, nullptr);
 }
 
-// Unresolved function pointers and virtual calls end the chain silently.
+// Unresolved function pointers end the chain silently; a virtual call
+// reaches the method it names and every overrider.
 void notResolved(void *) { cudaDeviceSynchronize(); }
 void unresolved(cudaStream_t s, cudaHostFn_t chosen) {
   cudaLaunchHostFunc(s, chosen, nullptr);
@@ -71,7 +72,7 @@ void unresolved(cudaStream_t s, cudaHostFn_t chosen) {
   cudaLaunchHostFunc(s, reassigned, nullptr);
 }
 struct Task {
-  virtual void run() { cudaDeviceSynchronize(); }
+  virtual void run() { cudaDeviceSynchronize(); } // CHECK: api-in-host-callback {{through Task::run}}
   virtual ~Task() = default;
 };
 void CUDART_CB runTask(void *task) { static_cast<Task *>(task)->run(); }

@@ -122,6 +122,41 @@ TEST(LibraryApiHeaders, PerCallStreamsSitAtTheirIndex) {
   }
 }
 
+// Each CUB class of the table is declared by CCCL's cub/device/ headers
+// (DeviceSpmv only by CUDA 11 and 12's CUB), and its two-phase overloads
+// take the temporary storage first.
+TEST(LibraryApiTable, CubAlgorithmsAreCcclsDeviceClasses) {
+  std::string directory = toolkit() + "/include/cccl/cub/device";
+  std::string text;
+  for (const char *name :
+       {"device_adjacent_difference", "device_copy", "device_for", "device_histogram",
+        "device_memcpy", "device_merge", "device_merge_sort", "device_partition",
+        "device_radix_sort", "device_reduce", "device_run_length_encode", "device_scan",
+        "device_segmented_radix_sort", "device_segmented_reduce", "device_segmented_sort",
+        "device_select", "device_transform"}) {
+    std::ifstream in(directory + "/" + name + ".cuh");
+    std::stringstream read;
+    read << in.rdbuf();
+    text += read.str();
+  }
+  if (text.empty())
+    GTEST_SKIP() << "no CCCL headers under " << directory;
+  std::size_t rows = 0;
+  for (std::string_view name : allCubDeviceAlgorithms()) {
+    ++rows;
+    EXPECT_TRUE(isCubDeviceAlgorithm("cub", name));
+    EXPECT_TRUE(isCubDeviceAlgorithm("hipcub", name));
+    if (name == "DeviceSpmv")
+      continue;
+    EXPECT_NE(text.find("struct " + std::string(name) + "\n"), std::string::npos)
+        << name << " is not declared in " << directory;
+  }
+  EXPECT_EQ(rows, 18u);
+  EXPECT_NE(text.find("void* d_temp_storage,"), std::string::npos);
+  EXPECT_FALSE(isCubDeviceAlgorithm("cub", "BlockReduce"));
+  EXPECT_FALSE(isCubDeviceAlgorithm("thrust", "DeviceReduce"));
+}
+
 TEST(LibraryApiTable, WorkIsToldFromSetUp) {
   const LibraryHandleInfo *cublas = handleOfType("cublasHandle_t");
   ASSERT_TRUE(cublas);
