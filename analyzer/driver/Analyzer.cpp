@@ -345,7 +345,8 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
   for (const CompileEntry &entry : *entries)
     plan.databaseFiles.push_back(entry.file);
   if (!options.reportThirdPartyHeaders)
-    plan.projectDirectories = projectDirectories(*entries, options.fixRoot);
+    plan.projectDirectories = projectDirectories(
+        *entries, options.fixRoot, std::string(llvm::sys::path::parent_path(plan.databasePath)));
   if (options.files.empty()) {
     for (CompileEntry &entry : *entries)
       plan.units.push_back({std::move(entry), {}});

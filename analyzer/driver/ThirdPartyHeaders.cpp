@@ -9,7 +9,8 @@
 namespace streamlint {
 
 std::vector<std::string> projectDirectories(const std::vector<CompileEntry> &entries,
-                                            const std::string &fixRoot) {
+                                            const std::string &fixRoot,
+                                            const std::string &databaseDirectory) {
   std::vector<std::string> files;
   for (const CompileEntry &entry : entries) {
     files.push_back(absolutePath(entry.file));
@@ -22,7 +23,7 @@ std::vector<std::string> projectDirectories(const std::vector<CompileEntry> &ent
     }
   }
   std::vector<std::string> directories;
-  std::string root = projectRootOf(files);
+  std::string root = projectRootOf(files, databaseDirectory);
   if (root.empty() || root == "/")
     return directories;
   directories.push_back(root);

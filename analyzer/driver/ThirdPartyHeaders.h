@@ -13,10 +13,13 @@ namespace streamlint {
 
 /// The directories whose files are the project's: the source tree of the
 /// entries' files and build directories (their common directory, widened to
-/// the version-control checkout that holds it) and `fixRoot` when given.
+/// the version-control checkout that holds it or, outside one, to CMake's
+/// source directory named by the CMakeCache.txt in `databaseDirectory`: the
+/// tree --fix writes under) and `fixRoot` when given.
 /// Empty when that tree is the file system's root (nothing is told apart).
 std::vector<std::string> projectDirectories(const std::vector<CompileEntry> &entries,
-                                            const std::string &fixRoot);
+                                            const std::string &fixRoot,
+                                            const std::string &databaseDirectory = "");
 
 /// Whether `file` (absolute, clean) lies outside every one of `directories`;
 /// false when there are none.

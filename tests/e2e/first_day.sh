@@ -29,6 +29,9 @@ cat >"$P/src/b.cu" <<'CU'
 void other(int n) { for (int i = 0; i < n; ++i) cudaDeviceSynchronize(); }
 CU
 stub_database "$P/src"
+# A checkout, as a user's project is: include/ beside src/ is the project's own
+# (outside any checkout and CMake tree it would be a third party's header).
+git init -q "$P"
 cd "$P" || exit 1
 run() { expect_exit "$1" "$2" -- "$STREAMLINT" -p src --use-color=false "${@:3}"; }
 
