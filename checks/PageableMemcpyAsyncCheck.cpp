@@ -25,21 +25,6 @@ const api::ApiInfo *findCopyApi(llvm::StringRef name) {
   return info && api::isAsyncHostCopy(*info) ? info : nullptr;
 }
 
-const clang::Expr *stripCasts(const clang::Expr *e) {
-  while (true) {
-    e = e->IgnoreParens();
-    if (const auto *cast = llvm::dyn_cast<clang::CastExpr>(e))
-      e = cast->getSubExpr();
-    else
-      return e;
-  }
-}
-
-bool refersTo(const clang::Expr *e, const clang::VarDecl *var) {
-  const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stripCasts(e));
-  return ref && ref->getDecl() == var;
-}
-
 /// cudaMemcpy3DAsync(&p, s): the kind and ends written into the local `p`
 /// before the call. Several writes of one member make it unknown (null).
 struct Memcpy3DEnds {

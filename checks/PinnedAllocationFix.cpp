@@ -9,7 +9,6 @@
 #include "clang/Lex/Lexer.h"
 
 namespace streamlint {
-namespace {
 
 const clang::Expr *stripCasts(const clang::Expr *e) {
   while (true) {
@@ -25,6 +24,8 @@ bool refersTo(const clang::Expr *e, const clang::VarDecl *var) {
   const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stripCasts(e));
   return ref && ref->getDecl() == var;
 }
+
+namespace {
 
 std::string quoted(const clang::NamedDecl *decl) { return "'" + decl->getNameAsString() + "'"; }
 

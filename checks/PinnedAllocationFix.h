@@ -19,6 +19,11 @@
 
 namespace streamlint {
 
+/// `e` without parentheses and casts of any kind (implicit and written).
+const clang::Expr *stripCasts(const clang::Expr *e);
+/// Whether `e`, casts aside, names `var`.
+bool refersTo(const clang::Expr *e, const clang::VarDecl *var);
+
 /// The fix, or what blocks it (a sentence, "" when the memory is not a
 /// malloc/new[] buffer at all).
 struct PinnedFixPlan {
