@@ -6,6 +6,7 @@
 #include "analyzer/Finding.h"
 #include "analyzer/analysis/OrderingSafety.h"
 #include "analyzer/analysis/OrderingSummary.h"
+#include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 
 #include "clang/AST/Decl.h"
@@ -16,10 +17,6 @@
 #include <vector>
 
 namespace streamlint {
-
-/// A key for a function, global or member that is the same in every TU:
-/// its USR (of the template pattern for an instantiation); "" when none.
-std::string orderingKey(const clang::Decl &decl);
 
 /// Adds the TU's ordering facts to `facts`: every call of a user function
 /// with what its caller has pending before it and does after it, which

@@ -2,6 +2,7 @@
 // under every assumption (CallerOrdering.h), kept per TU until the driver
 // puts them into the TU's ordering facts.
 #include "analyzer/analysis/CallerOrdering.h"
+#include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamOperations.h"
 
 #include <map>
@@ -17,23 +18,6 @@ namespace {
 /// thread per TU). A part of the TU's context once checks own their parts.
 std::mutex recordedMutex;
 std::map<const TranslationUnitContext *, std::vector<ConditionalFix>> recorded;
-
-Blocking toBlocking(StreamBlocking blocking) {
-  switch (blocking) {
-  case StreamBlocking::Blocking: return Blocking::Blocking;
-  case StreamBlocking::NonBlocking: return Blocking::NonBlocking;
-  case StreamBlocking::Unknown: return Blocking::Unknown;
-  }
-  return Blocking::Unknown;
-}
-StreamBlocking fromBlocking(Blocking blocking) {
-  switch (blocking) {
-  case Blocking::Blocking: return StreamBlocking::Blocking;
-  case Blocking::NonBlocking: return StreamBlocking::NonBlocking;
-  case Blocking::Unknown: return StreamBlocking::Unknown;
-  }
-  return StreamBlocking::Unknown;
-}
 
 } // namespace
 
