@@ -69,7 +69,11 @@ bool shardPartFromJson(const std::string &text, const std::string &origin,
     error = origin + ": not a shard part (truncated or not JSON: " + e.what() + ")";
     return false;
   }
-  if (!j.is_object() || j.value("format", "") != kShardFormat) {
+  // `value("format", "")` would throw on a format that is not a string
+  // (`{"format":7}`, found by fuzz_shard_part): test the type first.
+  const bool isShardPart = j.is_object() && j.contains("format") && j["format"].is_string() &&
+                           j["format"].get<std::string>() == kShardFormat;
+  if (!isShardPart) {
     error = origin + ": not a " + std::string(kShardFormat) +
             " shard part (written by `streamlint --shard=I/N -o FILE`)";
     return false;

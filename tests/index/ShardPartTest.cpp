@@ -93,6 +93,12 @@ TEST(ShardPartTest, RefusesDamagedOrForeignParts) {
   EXPECT_FALSE(shardPartFromJson("{\"format\": \"streamlint-index-entry-1\"}", "q.json",
                                  parsed, error));
   EXPECT_NE(error.find(std::string("q.json: not a ") + kShardFormat + " shard part"), std::string::npos);
+  // A format that is not a string: an error, not an uncaught type_error.
+  for (const char *foreign : {"{\"format\":7}", "{\"format\":5,\"shard\":7}",
+                              "{\"format\":null}", "{\"format\":[\"x\"]}"}) {
+    EXPECT_FALSE(shardPartFromJson(foreign, "s.json", parsed, error)) << foreign;
+    EXPECT_NE(error.find("s.json: not a "), std::string::npos) << error;
+  }
   std::string incomplete = text;
   incomplete.replace(incomplete.find("\"complete\":true"), 15, "\"complete\":false");
   EXPECT_FALSE(shardPartFromJson(incomplete, "r.json", parsed, error));
