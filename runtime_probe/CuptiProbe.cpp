@@ -53,8 +53,8 @@ void ticksToNanoseconds() {
     return;
   double nsPerTick = gProbe->clock.nanosecondsPerTick();
   gProbe->table.forEach([&](SiteRecord &site) {
-    auto v = site.hostNs.load(std::memory_order_relaxed);
-    site.hostNs.store(std::uint64_t(double(v) * nsPerTick), std::memory_order_relaxed);
+    auto v = site.count(Counter::HostNs);
+    site[Counter::HostNs].store(std::uint64_t(double(v) * nsPerTick), std::memory_order_relaxed);
   });
 }
 
