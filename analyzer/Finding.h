@@ -58,12 +58,26 @@ enum class DynamicStatus {
 };
 const char *dynamicStatusName(DynamicStatus status); // "confirmed", ...
 
-struct DynamicEvidence {
-  DynamicStatus status = DynamicStatus::NotReached;
+/// What run-time evidence adds up: per check and line in a trace's
+/// observations (analyzer/trace/TraceFormat.h) and per finding.
+struct EvidenceCounts {
   std::uint64_t calls = 0;       // times the site ran
   std::uint64_t misuses = 0;     // times the misuse happened
   double hostTimeUs = 0;         // host time spent in the calls
   std::uint64_t bytes = 0;       // bytes moved, where it applies
+};
+
+/// The one summing of evidence counts: the launcher's observations of one
+/// line, several traces' and a finding's evidence all add up through it.
+inline void accumulate(EvidenceCounts &into, const EvidenceCounts &from) {
+  into.calls += from.calls;
+  into.misuses += from.misuses;
+  into.hostTimeUs += from.hostTimeUs;
+  into.bytes += from.bytes;
+}
+
+struct DynamicEvidence : EvidenceCounts {
+  DynamicStatus status = DynamicStatus::NotReached;
   std::string detail;            // human-readable summary
 };
 

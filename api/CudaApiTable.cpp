@@ -100,6 +100,52 @@ constexpr ApiInfo callbackRegistrar(std::string_view name, Family family) {
   info.callbackIndex = 1;
   return info;
 }
+/// A stream's creation or destruction; its stream argument is the first.
+constexpr ApiInfo streamLife(std::string_view name, Family family, StreamLifecycle what,
+                             int flagsIndex = -1, std::string_view version = {}) {
+  ApiInfo info = withStream(row(name, family), 0, StreamDefault::Required);
+  info.lifecycle = what;
+  info.flagsIndex = static_cast<std::int8_t>(flagsIndex);
+  info.version = version;
+  return info;
+}
+/// A query, attribute or capture call on its first argument, a stream.
+constexpr ApiInfo streamBookkeeping(std::string_view name, Family family,
+                                    std::string_view version = {},
+                                    PerThreadSpelling perThread = PerThreadSpelling::Ptsz) {
+  ApiInfo info = withStream(row(name, family), 0, StreamDefault::Required);
+  info.bookkeeping = true;
+  info.perThread = perThread;
+  info.version = version;
+  return info;
+}
+constexpr ApiInfo usesEvent(ApiInfo info, EventUse use, int eventIndex) {
+  info.event = use;
+  info.eventIndex = static_cast<std::int8_t>(eventIndex);
+  return info;
+}
+constexpr ApiInfo errorStateQuery(std::string_view name) {
+  ApiInfo info = row(name, R);
+  info.errorState = true;
+  return info;
+}
+/// Registers a host function given inside a params struct.
+constexpr ApiInfo hostFunctionRegistrar(std::string_view name, Family family,
+                                        std::string_view version = {}) {
+  ApiInfo info = row(name, family);
+  info.hostFunctionInParams = true;
+  info.version = version;
+  return info;
+}
+constexpr ApiInfo entryPointFetcher(std::string_view name, Family family,
+                                    PerThreadSpelling perThread,
+                                    std::string_view version = {}) {
+  ApiInfo info = row(name, family);
+  info.fetchesEntryPoint = true;
+  info.perThread = perThread;
+  info.version = version;
+  return info;
+}
 constexpr ApiInfo removedApi(ApiInfo info) {
   info.removed = true;
   return info;
@@ -162,9 +208,11 @@ constexpr std::array Table = {
     launch("__cudaLaunchKernel", -1, SD::NoStream, PT::None), // CUDA 13 <<<>>> lowering
     // Other stream-ordered work.
     ordered(row("cudaGraphLaunch", R), 1, SD::Required, PT::Ptsz),
-    ordered(row("cudaEventRecord", R), 1, SD::Null, PT::Ptsz),
-    ordered(row("cudaEventRecordWithFlags", R), 1, SD::Null, PT::Ptsz),
-    ordered(row("cudaStreamWaitEvent", R), 0, SD::Required, PT::Ptsz),
+    usesEvent(ordered(row("cudaEventRecord", R), 1, SD::Null, PT::Ptsz), EventUse::Records, 0),
+    usesEvent(ordered(row("cudaEventRecordWithFlags", R), 1, SD::Null, PT::Ptsz),
+              EventUse::Records, 0),
+    usesEvent(ordered(row("cudaStreamWaitEvent", R), 0, SD::Required, PT::Ptsz),
+              EventUse::Waits, 1),
     ordered(row("cudaMemPrefetchAsync", R), 4, SD::Null, PT::Ptsz),
     ordered(row("cudaMemcpyPeerAsync", R), 5, SD::Null, PT::None),
     ordered(row("cudaMemcpy3DPeerAsync", R), 1, SD::Null, PT::Ptsz),
@@ -215,6 +263,72 @@ constexpr std::array Table = {
     memory("cuMemFree", D, AK::Frees, MK::Device, {}, "_v2"),
     memory("cuMemFreeHost", D, AK::Frees, MK::Pinned),
     memory("cuMemHostUnregister", D, AK::Frees, MK::Registered),
+    memory("cudaHostGetDevicePointer", R, AK::Aliases, MK::Device),
+    memory("cuMemHostGetDevicePointer", D, AK::Aliases, MK::Device, {}, "_v2"),
+    // Stream lifecycle. Creation writes the stream through argument 0.
+    streamLife("cudaStreamCreate", R, StreamLifecycle::Creates),
+    streamLife("cudaStreamCreateWithFlags", R, StreamLifecycle::Creates, 1),
+    streamLife("cudaStreamCreateWithPriority", R, StreamLifecycle::Creates, 1),
+    streamLife("cuStreamCreate", D, StreamLifecycle::Creates, 1),
+    streamLife("cuStreamCreateWithPriority", D, StreamLifecycle::Creates, 1),
+    streamLife("cudaStreamDestroy", R, StreamLifecycle::Destroys),
+    streamLife("cuStreamDestroy", D, StreamLifecycle::Destroys, -1, "_v2"),
+    // Stream bookkeeping: queries, attributes, capture, attaching managed
+    // memory. They take a stream and order no work on it.
+    streamBookkeeping("cudaStreamQuery", R),
+    streamBookkeeping("cudaStreamGetPriority", R),
+    streamBookkeeping("cudaStreamGetFlags", R),
+    streamBookkeeping("cudaStreamGetId", R),
+    streamBookkeeping("cudaStreamGetDevice", R),
+    streamBookkeeping("cudaStreamGetAttribute", R),
+    streamBookkeeping("cudaStreamSetAttribute", R),
+    streamBookkeeping("cudaStreamBeginCapture", R),
+    streamBookkeeping("cudaStreamBeginCaptureToGraph", R),
+    streamBookkeeping("cudaStreamEndCapture", R),
+    streamBookkeeping("cudaStreamIsCapturing", R),
+    streamBookkeeping("cudaStreamGetCaptureInfo", R),
+    streamBookkeeping("cudaStreamUpdateCaptureDependencies", R),
+    streamBookkeeping("cudaStreamAttachMemAsync", R),
+    streamBookkeeping("cuStreamQuery", D),
+    streamBookkeeping("cuStreamGetPriority", D),
+    streamBookkeeping("cuStreamGetFlags", D),
+    streamBookkeeping("cuStreamGetId", D),
+    streamBookkeeping("cuStreamGetCtx", D),
+    streamBookkeeping("cuStreamGetDevice", D),
+    streamBookkeeping("cuStreamGetGreenCtx", D, {}, PT::None),
+    streamBookkeeping("cuStreamGetAttribute", D),
+    streamBookkeeping("cuStreamSetAttribute", D),
+    streamBookkeeping("cuStreamBeginCapture", D, "_v2"),
+    streamBookkeeping("cuStreamBeginCaptureToGraph", D),
+    streamBookkeeping("cuStreamEndCapture", D),
+    streamBookkeeping("cuStreamIsCapturing", D),
+    streamBookkeeping("cuStreamGetCaptureInfo", D, "_v3"),
+    streamBookkeeping("cuStreamUpdateCaptureDependencies", D, "_v2"),
+    streamBookkeeping("cuStreamAttachMemAsync", D),
+    // The thread's sticky error state.
+    errorStateQuery("cudaGetLastError"),
+    errorStateQuery("cudaPeekAtLastError"),
+    // Host functions registered inside a params struct (the registrars with
+    // a host-function argument are the callbackRegistrar rows above).
+    hostFunctionRegistrar("cudaGraphAddHostNode", R),
+    hostFunctionRegistrar("cudaGraphHostNodeSetParams", R),
+    hostFunctionRegistrar("cudaGraphExecHostNodeSetParams", R),
+    hostFunctionRegistrar("cudaGraphAddNode", R),
+    hostFunctionRegistrar("cudaGraphNodeSetParams", R),
+    hostFunctionRegistrar("cudaGraphExecNodeSetParams", R),
+    hostFunctionRegistrar("cudaUserObjectCreate", R),
+    hostFunctionRegistrar("cudaLogsRegisterCallback", R),
+    hostFunctionRegistrar("cuGraphAddHostNode", D),
+    hostFunctionRegistrar("cuGraphHostNodeSetParams", D),
+    hostFunctionRegistrar("cuGraphExecHostNodeSetParams", D),
+    hostFunctionRegistrar("cuGraphAddNode", D, "_v2"),
+    hostFunctionRegistrar("cuGraphNodeSetParams", D),
+    hostFunctionRegistrar("cuGraphExecNodeSetParams", D),
+    hostFunctionRegistrar("cuUserObjectCreate", D),
+    // Driver entry points by name.
+    entryPointFetcher("cudaGetDriverEntryPoint", R, PT::Ptsz),
+    entryPointFetcher("cudaGetDriverEntryPointByVersion", R, PT::Ptsz),
+    entryPointFetcher("cuGetProcAddress", D, PT::None, "_v2"),
     // Device selection: the thread's later calls go to this device/context.
     deviceSelector("cudaSetDevice", R),
     deviceSelector("cuCtxSetCurrent", D),
@@ -269,7 +383,7 @@ ApiName parseApiName(std::string_view spelled) {
 
 const ApiInfo *findApi(std::string_view spelled) {
   std::string_view base = parseApiName(spelled).base;
-  for (const ApiInfo &info : Table) // ~80 rows; callers cache per callee
+  for (const ApiInfo &info : Table) // ~150 rows; callers cache per callee
     if (info.name == base)
       return &info;
   return nullptr;
@@ -310,6 +424,22 @@ bool maySynchronizeDevice(const ApiInfo &api) {
 }
 
 bool selectsDevice(const ApiInfo &api) { return api.selectsDevice; }
+
+bool ordersNoWork(const ApiInfo &api) {
+  return api.bookkeeping || api.lifecycle != StreamLifecycle::None;
+}
+
+bool registersHostFunction(const ApiInfo &api) {
+  return api.callbackIndex >= 0 || api.hostFunctionInParams;
+}
+
+bool returnsMemoryThroughFirstArgument(const ApiInfo &api) {
+  if (api.alloc == AllocKind::Aliases)
+    return true;
+  return api.alloc == AllocKind::Allocates &&
+         (api.memory == MemoryKind::Device || api.memory == MemoryKind::Pinned ||
+          api.memory == MemoryKind::Managed || api.memory == MemoryKind::StreamOrdered);
+}
 
 bool isLegacyStreamHandle(std::uintptr_t stream, bool perThreadVariant) {
   if (stream == StreamLegacyHandle)

@@ -29,8 +29,10 @@ enum class SyncKind : std::uint8_t {
                 ///< on the legacy one it waits for every blocking stream
 };
 
-/// Whether the call allocates or releases memory, and which kind.
-enum class AllocKind : std::uint8_t { None, Allocates, Frees };
+/// Whether the call allocates or releases memory, and which kind. Aliases:
+/// returns another address of memory that already exists, through its first
+/// argument (cudaHostGetDevicePointer: the device's view of pinned memory).
+enum class AllocKind : std::uint8_t { None, Allocates, Frees, Aliases };
 enum class MemoryKind : std::uint8_t {
   None,
   Device,      ///< cudaMalloc, cuMemAlloc, pitched and 3D allocations
@@ -40,6 +42,15 @@ enum class MemoryKind : std::uint8_t {
   Array,       ///< CUDA arrays and mipmapped arrays
   StreamOrdered ///< cudaMallocAsync/cudaFreeAsync: cheap, from a pool
 };
+
+/// What the call does to a stream's life. Creates: writes a new stream
+/// through its stream argument (a `cudaStream_t *`); Destroys: ends the
+/// stream it is given.
+enum class StreamLifecycle : std::uint8_t { None, Creates, Destroys };
+
+/// What the call does with an event: records it on its stream
+/// (cudaEventRecord) or makes its stream wait for it (cudaStreamWaitEvent).
+enum class EventUse : std::uint8_t { None, Records, Waits };
 
 /// How the per-thread-default-stream build spells the function.
 enum class PerThreadSpelling : std::uint8_t { None, Ptsz, Ptds };
@@ -81,6 +92,24 @@ struct ApiInfo {
   PerThreadSpelling perThread = PerThreadSpelling::None;
   std::string_view version;       ///< "_v2" when the header maps the name to it
   bool removed = false;           ///< removed in CUDA 13 (a call is an error)
+  // Streams and events.
+  StreamLifecycle lifecycle = StreamLifecycle::None;
+  std::int8_t flagsIndex = -1;    ///< Creates: its flags argument (-1: none,
+                                  ///< the stream blocks on the legacy stream)
+  EventUse event = EventUse::None;
+  std::int8_t eventIndex = -1;    ///< the event argument
+  /// Sets up or asks about a stream (queries, attributes, capture): takes a
+  /// stream but orders no work on it.
+  bool bookkeeping = false;
+  /// Reads (and cudaGetLastError resets) the thread's sticky error state.
+  bool errorState = false;
+  /// Registers a host function passed inside a params struct (graph host
+  /// nodes, user objects' destructors, log callbacks); `callbackIndex` is
+  /// the registrars whose host function is an argument.
+  bool hostFunctionInParams = false;
+  /// Returns a driver entry point by name (cudaGetDriverEntryPoint,
+  /// cuGetProcAddress): a registrar can be reached without an import.
+  bool fetchesEntryPoint = false;
   /// Makes its argument the calling thread's current device (cudaSetDevice)
   /// or context (cuCtxSetCurrent): a loop doing it per iteration visits the
   /// devices once each (set-up and teardown), it does not repeat work.
@@ -135,6 +164,16 @@ bool freesMemory(const ApiInfo &api);
 /// device-sync: may wait for the whole device (always for SyncKind::Device,
 /// on the legacy stream for Stream and DefaultStream).
 bool maySynchronizeDevice(const ApiInfo &api);
+/// The ordering analysis: a call that takes a stream but orders no work on
+/// it (stream creation and destruction, queries, attributes, capture).
+bool ordersNoWork(const ApiInfo &api);
+/// api-in-host-callback and the probe: registers a host function that later
+/// runs on the driver's callback thread.
+bool registersHostFunction(const ApiInfo &api);
+/// Where memory comes from (analysis/ProvenanceIndex): the call returns a
+/// pointer to device, pinned, managed or pool memory through its first
+/// argument (arrays and registrations are not pointers it returns).
+bool returnsMemoryThroughFirstArgument(const ApiInfo &api);
 /// Loops over devices: selects the device (or context) the thread's later
 /// calls go to, from its first argument.
 bool selectsDevice(const ApiInfo &api);

@@ -202,6 +202,22 @@ constexpr PrebuiltObject PrebuiltDirectories[] = {
 };
 } // namespace
 
+bool isLibraryFunctionName(std::string_view name) {
+  for (std::string_view prefix : {"cublas", "cufft", "curand", "cusparse", "cusolver", "nccl",
+                                  "cudnn", "nvjpeg", "npp", "cutensor"})
+    if (startsWith(name, prefix))
+      return true;
+  return false;
+}
+
+bool isLibrarySetUpCall(std::string_view name) {
+  for (std::string_view part : {"Create", "Destroy", "Set", "Get", "Plan", "Query", "Version",
+                                "Attach", "Register"})
+    if (name.find(part) != std::string_view::npos)
+      return true;
+  return false;
+}
+
 std::string_view prebuiltLibraryOf(std::string_view objectPath) {
   std::size_t slash = objectPath.rfind('/');
   std::string_view file =

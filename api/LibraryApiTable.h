@@ -51,6 +51,15 @@ const LibraryHandleInfo *handleBoundBy(std::string_view spelled);
 /// the handle's stream rather than set it up or query it.
 bool isHandleWork(const LibraryHandleInfo &handle, std::string_view spelled);
 
+/// A function of a CUDA library by its name's prefix (cublas, cufft, curand,
+/// cusparse, cusolver, nccl, cudnn, nvjpeg, npp, cutensor).
+bool isLibraryFunctionName(std::string_view name);
+/// A library function that sets up or asks rather than does work, by the
+/// libraries' naming (cublasCreate, cufftPlan1d, cusparseSetStream,
+/// cudnnGetVersion, ncclCommQuery...): the ordering analysis treats it as
+/// ordering nothing.
+bool isLibrarySetUpCall(std::string_view name);
+
 /// A library call with its own stream argument.
 struct LibraryStreamCall {
   Library library;

@@ -97,7 +97,7 @@ bool AllocationChurn::allocated(SiteRecord &site, std::uintptr_t address,
   if (freed)
     freed->countAtLastAllocation = freed->count;
   if (churn)
-    site.churn.fetch_add(1, kRelaxed);
+    site.add(Counter::Churn, 1);
   if (Live *existing = lookup(address)) { // freed where the probe did not look
     *existing = Live{address, &site, thread, churn};
     return churn;
@@ -135,7 +135,7 @@ bool AllocationChurn::freed(SiteRecord &site, std::uintptr_t address) {
   }
   origin->ownFreed.fetch_add(1, kRelaxed);
   if (churned)
-    site.churn.fetch_add(1, kRelaxed);
+    site.add(Counter::Churn, 1);
   return churned;
 }
 

@@ -191,6 +191,11 @@ void readParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
 
 void readDriverParams(CUpti_CallbackId cbid, const void *p, ApiCall &call,
                       ParamsContext &context) {
+  // cuMemcpy, cuMemsetD8, ...: no stream argument, the default stream.
+  if (call.traits & TraitImplicitStream) {
+    call.stream = streamKind(nullptr, call.traits);
+    return;
+  }
   if (!p)
     return;
 #define DRIVER(ID, TYPE, WHAT)                                                 \

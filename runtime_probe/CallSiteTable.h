@@ -9,35 +9,42 @@
 #include <cstdint>
 #include <memory>
 
+#include "SiteCounters.h"
+
 namespace streamlint::probe {
+
+using streamlint::Counter;
+using streamlint::kCounterCount;
 
 inline constexpr unsigned kMaxFrames = 32;
 
 /// Everything the probe aggregates about one (call stack, API) pair. The
-/// counters every call adds to fill the first cache line; what is written
-/// once (key, metadata, frames) and the rare counters follow.
+/// counters (SiteCounters.h) come first: the eight every call adds to fill
+/// the first cache line; what is written once (key, metadata, frames) and
+/// the rare counters follow.
 struct alignas(64) SiteRecord {
-  std::atomic<std::uint64_t> calls{0};
-  std::atomic<std::uint64_t> hostNs{0};
-  std::atomic<std::uint64_t> bytes{0};
-  std::atomic<std::uint64_t> streamCalls{0};   // calls whose stream was known
-  std::atomic<std::uint64_t> legacyStream{0};  // ... and was the legacy stream
-  std::atomic<std::uint64_t> pageable{0};
-  std::atomic<std::uint64_t> pinned{0};
-  std::atomic<std::uint64_t> churn{0};    // allocations/frees judged churn
+  std::atomic<std::uint64_t> counters[kCounterCount] = {};
 
   std::atomic<std::uint64_t> key{0}; // 0: slot free
   std::atomic<std::uint32_t> ready{0}; // metadata below is written
   std::uint16_t traits = 0;           // ApiTrait bits
   const char *apiName = nullptr;      // CUPTI's constant string
   std::atomic<std::uint64_t> ownFreed{0}; // frees of memory this site returned
-  std::atomic<std::uint64_t> callbackThreadCalls{0}; // on the driver's thread
-  std::atomic<std::uint64_t> callbackThreadErrors{0};
   std::atomic<std::int32_t> lastCallbackThreadError{0};
   std::uint32_t frameCount = 0;
   std::uintptr_t frames[kMaxFrames] = {};
+
+  std::atomic<std::uint64_t> &operator[](Counter c) {
+    return counters[static_cast<std::size_t>(c)];
+  }
+  const std::atomic<std::uint64_t> &operator[](Counter c) const {
+    return counters[static_cast<std::size_t>(c)];
+  }
+  void add(Counter c, std::uint64_t n) { (*this)[c].fetch_add(n, std::memory_order_relaxed); }
+  std::uint64_t count(Counter c) const { return (*this)[c].load(std::memory_order_relaxed); }
 };
-static_assert(offsetof(SiteRecord, key) == 64, "the per-call counters fill one cache line");
+static_assert(offsetof(SiteRecord, counters) == 0 && kHotCounters * sizeof(std::uint64_t) == 64,
+              "the per-call counters fill one cache line");
 
 /// Hash of a raw stack and the API name pointer; never 0.
 std::uint64_t hashStack(const std::uintptr_t *frames, unsigned count,

@@ -16,7 +16,9 @@
 // bench/probe/cupti_floor.cpp.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace streamlint::probe {
 
@@ -35,6 +37,16 @@ bool fetchesDriverEntryPoint(std::string_view name);
 /// The driver entry point `symbol` (as cuGetProcAddress spells it:
 /// "cuLaunchHostFunc", "cuStreamAddCallback", ...) registers a host function.
 bool driverSymbolRegistersHostFunction(std::string_view symbol);
+
+/// Whether the probe turns on the callback of driver entry point `name`
+/// (CUPTI's spelling, as the header maps it: cuMemAlloc_v2, cuMemcpy_ptds):
+/// a table row of the driver whose traits a check reads, derived as the
+/// runtime's are. Only in programs that import one (driverSitesWanted).
+bool wantsDriverCallback(std::string_view name);
+
+/// The symbols of those entry points a module may import (every spelling
+/// wantsDriverCallback accepts).
+std::vector<std::string> driverSiteSymbols();
 
 /// Whether the probe needs the callback of runtime API `name` (CUPTI's
 /// spelling) while it observes only the catalog.

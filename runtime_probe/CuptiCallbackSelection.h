@@ -40,4 +40,19 @@ inline unsigned enableCatalogRuntimeCallbacks(CUpti_SubscriberHandle subscriber)
   return enabled;
 }
 
+/// The driver entry points the checks flag (wantsDriverCallback: the API
+/// table's driver rows, by CUPTI's names). Returns how many were enabled.
+inline unsigned enableDriverSiteCallbacks(CUpti_SubscriberHandle subscriber) {
+  unsigned enabled = 0;
+  for (std::uint32_t id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
+    const char *name = nullptr;
+    if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS ||
+        !name || !wantsDriverCallback(name))
+      continue;
+    if (cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS)
+      ++enabled;
+  }
+  return enabled;
+}
+
 } // namespace streamlint::probe

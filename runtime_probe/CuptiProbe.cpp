@@ -31,30 +31,14 @@ ProbeState *gProbe = nullptr;
 
 namespace {
 
-// Driver entry points the checks flag (alloc-in-loop, device-sync,
-// pageable-memcpy-async). Their callbacks are turned on only in programs that
-// import one of them (DriverImports.h: any driver callback makes CUPTI
-// intercept every driver call cudart makes); a call nested in a runtime call
-// then returns at once, one made by the application is a site of its own.
-constexpr CUpti_CallbackId kDriverSiteCallbacks[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,      CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,  CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,     CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,       CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost,
-    CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
-};
-
 /// Turns the sites' tick sums into nanoseconds (once, at the flush).
 void ticksToNanoseconds() {
   if (!gProbe->clock.usesTsc())
     return;
   double nsPerTick = gProbe->clock.nanosecondsPerTick();
   gProbe->table.forEach([&](SiteRecord &site) {
-    auto v = site.hostNs.load(std::memory_order_relaxed);
-    site.hostNs.store(std::uint64_t(double(v) * nsPerTick), std::memory_order_relaxed);
+    auto v = site.count(Counter::HostNs);
+    site[Counter::HostNs].store(std::uint64_t(double(v) * nsPerTick), std::memory_order_relaxed);
   });
 }
 
@@ -238,9 +222,12 @@ void startProbe() {
   clock_gettime(CLOCK_MONOTONIC, &scanStart);
   bool driverSites = driverSitesWanted();
   double scanMs = millisecondsSince(scanStart);
-  if (driverSites)
-    for (CUpti_CallbackId id : kDriverSiteCallbacks)
-      cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  // The driver entry points the checks flag (the API table's driver rows,
+  // CallbackSelection.h), only in programs that import one of them: any
+  // driver callback makes CUPTI intercept every driver call cudart makes; a
+  // call nested in a runtime call then returns at once, one made by the
+  // application is a site of its own.
+  unsigned driverCallbacks = driverSites ? enableDriverSiteCallbacks(subscriber) : 0;
   std::atexit(flushAtExit);
   // os._exit (every multiprocessing worker) and _exit skip atexit.
   unsigned exitHooks = hookExitImports(flushAtExit);
@@ -249,9 +236,9 @@ void startProbe() {
   if (gTiming)
     std::fprintf(stderr,
                  "streamlint-probe: pid %ld start-up %.2f ms (import scan %.2f ms, "
-                 "%zu modules, %u _exit imports hooked)\n",
+                 "%zu modules, %u driver callbacks, %u _exit imports hooked)\n",
                  static_cast<long>(getpid()), millisecondsSince(started), scanMs,
-                 gProbe->modules.size(), exitHooks);
+                 gProbe->modules.size(), driverCallbacks, exitHooks);
 }
 
 } // namespace

@@ -1,10 +1,14 @@
 #include "DriverImports.h"
 
+#include "CallbackSelection.h"
+#include "ElfRelocations.h"
 #include "api/LibraryApiTable.h"
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 #include <elf.h>
 #include <link.h>
 
@@ -26,25 +30,6 @@ bool wanted(const Query &q, const char *symbol) {
   return false;
 }
 
-// ld.so relocates these d_ptr values in place on x86-64 and aarch64; where it
-// does not (a read-only dynamic section, the vDSO), they are still offsets.
-template <typename T> const T *pointer(ElfW(Addr) value, ElfW(Addr) base) {
-  return reinterpret_cast<const T *>(value < base ? value + base : value);
-}
-
-bool scanRelocations(const Query &q, const ElfW(Rela) *rela, std::size_t bytes,
-                     const ElfW(Sym) *symbols, const char *strings) {
-  for (std::size_t i = 0; i < bytes / sizeof(ElfW(Rela)); ++i) {
-    std::size_t index = ELF64_R_SYM(rela[i].r_info);
-    if (index == 0)
-      continue;
-    const ElfW(Sym) &sym = symbols[index];
-    if (sym.st_shndx == SHN_UNDEF && wanted(q, strings + sym.st_name))
-      return true;
-  }
-  return false;
-}
-
 int visitModule(dl_phdr_info *info, std::size_t, void *data) {
   auto &q = *static_cast<Query *>(data);
   const char *path = info->dlpi_name ? info->dlpi_name : "";
@@ -57,38 +42,9 @@ int visitModule(dl_phdr_info *info, std::size_t, void *data) {
   // PyTorch process's relocations are there): not the program's imports.
   if (!api::prebuiltLibraryOf(path).empty())
     return 0;
-  const ElfW(Dyn) *dynamic = nullptr;
-  for (int i = 0; i < info->dlpi_phnum; ++i)
-    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-      dynamic = reinterpret_cast<const ElfW(Dyn) *>(info->dlpi_addr +
-                                                    info->dlpi_phdr[i].p_vaddr);
-  if (!dynamic)
-    return 0;
-  ElfW(Addr) base = info->dlpi_addr, strtab = 0, symtab = 0, jmprel = 0, rela = 0;
-  std::size_t pltBytes = 0, relaBytes = 0;
-  bool relaPlt = true;
-  for (const ElfW(Dyn) *d = dynamic; d->d_tag != DT_NULL; ++d) {
-    switch (d->d_tag) {
-    case DT_STRTAB: strtab = d->d_un.d_ptr; break;
-    case DT_SYMTAB: symtab = d->d_un.d_ptr; break;
-    case DT_JMPREL: jmprel = d->d_un.d_ptr; break;
-    case DT_PLTRELSZ: pltBytes = d->d_un.d_val; break;
-    case DT_PLTREL: relaPlt = d->d_un.d_val == DT_RELA; break;
-    case DT_RELA: rela = d->d_un.d_ptr; break;
-    case DT_RELASZ: relaBytes = d->d_un.d_val; break;
-    default: break;
-    }
-  }
-  if (!strtab || !symtab)
-    return 0;
-  auto *symbols = pointer<ElfW(Sym)>(symtab, base);
-  auto *strings = pointer<char>(strtab, base);
-  if (jmprel && relaPlt &&
-      scanRelocations(q, pointer<ElfW(Rela)>(jmprel, base), pltBytes, symbols, strings))
-    q.found = true;
-  else if (rela && // -fno-plt and data references: GLOB_DAT relocations
-           scanRelocations(q, pointer<ElfW(Rela)>(rela, base), relaBytes, symbols, strings))
-    q.found = true;
+  q.found = forEachSymbolRelocation(*info, [&](const SymbolRelocation &r) {
+    return r.symbol->st_shndx == SHN_UNDEF && wanted(q, r.name);
+  });
   return q.found ? 1 : 0; // non-zero stops the walk
 }
 
@@ -105,15 +61,15 @@ bool driverSitesWanted() {
   const char *forced = std::getenv("STREAMLINT_PROBE_DRIVER_SITES");
   if (forced && *forced)
     return std::strcmp(forced, "0") != 0;
-  static const char *const kImports[] = {
-      "cuMemAlloc_v2", "cuMemAllocPitch_v2", "cuMemAllocManaged", "cuMemAllocHost_v2",
-      "cuMemHostAlloc", "cuMemHostRegister_v2", "cuMemFree_v2", "cuMemFreeHost",
-      "cuMemHostUnregister", "cuCtxSynchronize", "cuStreamSynchronize",
-      "cuStreamSynchronize_ptsz", "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync_v2_ptsz",
-      "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync_v2_ptsz"};
+  // The driver entry points the checks flag, from the API table
+  // (CallbackSelection.h): the same rows the subscription enables.
+  static const std::vector<std::string> symbols = driverSiteSymbols();
+  std::vector<const char *> imports;
+  for (const std::string &symbol : symbols)
+    imports.push_back(symbol.c_str());
   static const char *const kCudaOwn[] = {"libcuda.so", "libcupti.so", "libcudart.so",
                                          "libstreamlint_probe.so", "libnvidia-"};
-  return anyModuleImports(kImports, sizeof kImports / sizeof *kImports, kCudaOwn,
+  return anyModuleImports(imports.data(), imports.size(), kCudaOwn,
                           sizeof kCudaOwn / sizeof *kCudaOwn);
 }
 

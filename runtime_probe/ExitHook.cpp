@@ -1,4 +1,5 @@
 #include "ExitHook.h"
+#include "ElfRelocations.h"
 
 #include <cstdint>
 #include <cstring>
@@ -29,10 +30,6 @@ long gOwner = 0; // the process that hooked: a vfork child shares its memory
     syscall(SYS_exit_group, status); // what _exit does
 }
 
-template <typename T> T *at(ElfW(Addr) value, ElfW(Addr) base) {
-  return reinterpret_cast<T *>(value < base ? value + base : value);
-}
-
 bool isExitSymbol(const char *name) {
   return std::strcmp(name, "_exit") == 0 || std::strcmp(name, "_Exit") == 0;
 }
@@ -58,60 +55,25 @@ int visitModule(dl_phdr_info *info, std::size_t, void *data) {
   bool executable = *path == '\0';
   if (!executable && std::strncmp(base, "libpython", 9) != 0)
     return 0;
-  const ElfW(Dyn) *dynamic = nullptr;
   ElfW(Addr) relroStart = 0, relroEnd = 0;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr) &ph = info->dlpi_phdr[i];
-    if (ph.p_type == PT_DYNAMIC)
-      dynamic = reinterpret_cast<const ElfW(Dyn) *>(info->dlpi_addr + ph.p_vaddr);
     if (ph.p_type == PT_GNU_RELRO) {
       relroStart = info->dlpi_addr + ph.p_vaddr;
       relroEnd = relroStart + ph.p_memsz;
     }
   }
-  if (!dynamic)
-    return 0;
-  ElfW(Addr) strtab = 0, symtab = 0, jmprel = 0, rela = 0;
-  std::size_t pltBytes = 0, relaBytes = 0;
-  bool relaPlt = true;
-  for (const ElfW(Dyn) *d = dynamic; d->d_tag != DT_NULL; ++d) {
-    switch (d->d_tag) {
-    case DT_STRTAB: strtab = d->d_un.d_ptr; break;
-    case DT_SYMTAB: symtab = d->d_un.d_ptr; break;
-    case DT_JMPREL: jmprel = d->d_un.d_ptr; break;
-    case DT_PLTRELSZ: pltBytes = d->d_un.d_val; break;
-    case DT_PLTREL: relaPlt = d->d_un.d_val == DT_RELA; break;
-    case DT_RELA: rela = d->d_un.d_ptr; break;
-    case DT_RELASZ: relaBytes = d->d_un.d_val; break;
-    default: break;
-    }
-  }
-  if (!strtab || !symtab || !relaPlt)
-    return 0;
-  ElfW(Addr) loadBase = info->dlpi_addr;
-  const auto *symbols = at<const ElfW(Sym)>(symtab, loadBase);
-  const auto *strings = at<const char>(strtab, loadBase);
-  auto scan = [&](ElfW(Addr) table, std::size_t bytes) {
-    if (!table)
-      return;
-    const auto *relocations = at<const ElfW(Rela)>(table, loadBase);
-    for (std::size_t i = 0; i < bytes / sizeof(ElfW(Rela)); ++i) {
-      const ElfW(Rela) &r = relocations[i];
-      auto type = ELF64_R_TYPE(r.r_info);
-      std::size_t index = ELF64_R_SYM(r.r_info);
-      if (index == 0 || (type != kJumpSlot && type != kGlobDat))
-        continue;
-      if (!isExitSymbol(strings + symbols[index].st_name))
-        continue;
-      auto *slot = reinterpret_cast<ElfW(Addr) *>(loadBase + r.r_offset);
-      auto address = reinterpret_cast<ElfW(Addr)>(slot);
-      bool relro = address >= relroStart && address < relroEnd;
-      if (rewriteSlot(slot, reinterpret_cast<ElfW(Addr)>(&exitAfterFlush), relro))
-        ++rewritten;
-    }
-  };
-  scan(jmprel, pltBytes);
-  scan(rela, relaBytes);
+  forEachSymbolRelocation(*info, [&](const SymbolRelocation &r) {
+    auto type = ELF64_R_TYPE(r.relocation->r_info);
+    if ((type != kJumpSlot && type != kGlobDat) || !isExitSymbol(r.name))
+      return false;
+    auto *slot = reinterpret_cast<ElfW(Addr) *>(r.loadBase + r.relocation->r_offset);
+    auto address = reinterpret_cast<ElfW(Addr)>(slot);
+    bool relro = address >= relroStart && address < relroEnd;
+    if (rewriteSlot(slot, reinterpret_cast<ElfW(Addr)>(&exitAfterFlush), relro))
+      ++rewritten;
+    return false; // every slot: _exit may be imported through PLT and GOT
+  });
   return 0;
 }
 

@@ -12,25 +12,25 @@ constexpr auto kRelaxed = std::memory_order_relaxed;
 void handleStreamUse(SiteRecord &site, const ApiCall &call) {
   if (call.stream == ObservedStream::Unknown)
     return;
-  site.streamCalls.fetch_add(1, kRelaxed);
+  site.add(Counter::StreamCalls, 1);
   if (call.stream == ObservedStream::Legacy)
-    site.legacyStream.fetch_add(1, kRelaxed);
+    site.add(Counter::LegacyStream, 1);
 }
 
 void handleAsyncCopy(SiteRecord &site, const ApiCall &call) {
-  site.bytes.fetch_add(call.bytes, kRelaxed);
+  site.add(Counter::Bytes, call.bytes);
   if (call.hostMemory == HostMemory::Pageable)
-    site.pageable.fetch_add(1, kRelaxed);
+    site.add(Counter::Pageable, 1);
   else if (call.hostMemory == HostMemory::Pinned)
-    site.pinned.fetch_add(1, kRelaxed);
+    site.add(Counter::Pinned, 1);
 }
 
 void handleCallbackThread(SiteRecord &site, const ApiCall &call) {
   if (!call.onCallbackThread)
     return;
-  site.callbackThreadCalls.fetch_add(1, kRelaxed);
+  site.add(Counter::CallbackThreadCalls, 1);
   if (call.result != 0) {
-    site.callbackThreadErrors.fetch_add(1, kRelaxed);
+    site.add(Counter::CallbackThreadErrors, 1);
     site.lastCallbackThreadError.store(call.result, kRelaxed);
   }
 }
@@ -52,9 +52,9 @@ void handleMemoryEvent(SiteRecord &site, const ApiCall &call,
 }
 
 void recordCall(SiteRecord &site, const ApiCall &call) {
-  site.calls.fetch_add(1, kRelaxed);
+  site.add(Counter::Calls, 1);
   if (call.hostNs) // untimed calls (launches) skip the atomic
-    site.hostNs.fetch_add(call.hostNs, kRelaxed);
+    site.add(Counter::HostNs, call.hostNs);
   // Synchronizations count their stream too: cudaStreamSynchronize is
   // device-wide only on the legacy default stream.
   if (call.traits & (TraitStreamOrdered | TraitSynchronization))

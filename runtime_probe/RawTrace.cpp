@@ -94,7 +94,7 @@ int openRawTrace(const char *path) {
 bool writeRawTrace(int fd, const CallSiteTable &table, const ModuleMap &modules,
                    long pid, std::uint64_t droppedCalls) {
   SignalSafeWriter w(fd);
-  w.text("streamlint-raw-trace 1\npid ");
+  w.text("streamlint-raw-trace 2\npid ");
   w.sdec(pid);
   w.text("\ndropped ");
   w.dec(droppedCalls);
@@ -111,29 +111,30 @@ bool writeRawTrace(int fd, const CallSiteTable &table, const ModuleMap &modules,
     w.text(m.path);
     w.put('\n');
   }
-  constexpr auto acq = std::memory_order_relaxed;
   table.forEach([&](const SiteRecord &s) {
     w.text("site ");
     w.text(s.apiName ? s.apiName : "?");
-    for (std::uint64_t v :
-         {std::uint64_t(s.traits), s.calls.load(acq), s.hostNs.load(acq),
-          s.bytes.load(acq), s.streamCalls.load(acq), s.legacyStream.load(acq),
-          s.pageable.load(acq), s.pinned.load(acq),
-          s.callbackThreadCalls.load(acq), s.callbackThreadErrors.load(acq)}) {
-      w.put(' ');
-      w.dec(v);
-    }
     w.put(' ');
-    w.sdec(s.lastCallbackThreadError.load(acq));
+    w.dec(s.traits);
     w.put(' ');
     w.dec(s.frameCount);
     for (unsigned i = 0; i < s.frameCount; ++i) {
       w.put(' ');
       w.hex(s.frames[i]);
     }
-    if (std::uint64_t churn = s.churn.load(acq)) { // optional trailing field
-      w.text(" churn ");
-      w.dec(churn);
+    for (std::size_t i = 0; i < kCounterCount; ++i) {
+      Counter counter = static_cast<Counter>(i);
+      std::uint64_t value = s.count(counter);
+      if (value == 0 && counter != Counter::Calls)
+        continue;
+      w.put(' ');
+      w.text(counterName(counter).data()); // names are literals: terminated
+      w.put('=');
+      w.dec(value);
+    }
+    if (std::int32_t error = s.lastCallbackThreadError.load(std::memory_order_relaxed)) {
+      w.text(" last_callback_thread_error=");
+      w.sdec(error);
     }
     w.put('\n');
   });
@@ -142,17 +143,82 @@ bool writeRawTrace(int fd, const CallSiteTable &table, const ModuleMap &modules,
   return !w.failed();
 }
 
+namespace {
+
+bool readFrames(std::istringstream &fields, RawSite &site) {
+  unsigned frames = 0;
+  if (!(fields >> frames) || frames > kMaxFrames)
+    return false;
+  for (unsigned i = 0; i < frames; ++i) {
+    std::uintptr_t pc = 0;
+    fields >> std::hex >> pc >> std::dec;
+    site.frames.push_back(pc);
+  }
+  return !fields.fail();
+}
+
+/// Version 1: `site <api> <traits> <calls> <host-ns> <bytes> <stream-calls>
+/// <legacy> <pageable> <pinned> <cb-calls> <cb-errors> <cb-last-error> <n>
+/// <pc-hex>... [churn <n>]`, the counters by position.
+bool readSiteVersion1(std::istringstream &fields, RawSite &s) {
+  SiteCounts &c = s.counts;
+  fields >> c.api >> s.traits;
+  for (Counter counter : {Counter::Calls, Counter::HostNs, Counter::Bytes, Counter::StreamCalls,
+                          Counter::LegacyStream, Counter::Pageable, Counter::Pinned,
+                          Counter::CallbackThreadCalls, Counter::CallbackThreadErrors})
+    fields >> c[counter];
+  fields >> c.lastCallbackThreadError;
+  if (fields.fail() || !readFrames(fields, s))
+    return false;
+  std::string optional;
+  if (fields >> optional)
+    return optional == "churn" && fields >> c[Counter::Churn] && !(fields >> optional);
+  return true;
+}
+
+/// Version 2: `site <api> <traits> <n> <pc-hex>... <counter>=<value>...`.
+bool readSiteVersion2(std::istringstream &fields, RawSite &s, std::string &why) {
+  fields >> s.counts.api >> s.traits;
+  if (fields.fail() || !readFrames(fields, s))
+    return false;
+  std::string pair;
+  while (fields >> pair) {
+    std::size_t equals = pair.find('=');
+    if (equals == std::string::npos || equals + 1 == pair.size())
+      return false;
+    std::string name = pair.substr(0, equals);
+    std::istringstream value(pair.substr(equals + 1));
+    Counter counter;
+    if (name == "last_callback_thread_error")
+      value >> s.counts.lastCallbackThreadError;
+    else if (counterNamed(name, counter))
+      value >> s.counts[counter];
+    else {
+      why = "unknown counter '" + name + "'";
+      return false;
+    }
+    if (value.fail() || value.peek() != std::char_traits<char>::eof())
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
 bool readRawTrace(std::istream &in, RawTrace &trace, std::string &error) {
   std::string line;
   unsigned lineNo = 0;
-  auto fail = [&](const char *what) {
+  auto fail = [&](const std::string &what) {
     error = "line " + std::to_string(lineNo) + ": " + what;
     return false;
   };
-  if (!std::getline(in, line) || line != "streamlint-raw-trace 1") {
+  int version = 0;
+  if (!std::getline(in, line) || (line != "streamlint-raw-trace 1" &&
+                                  line != "streamlint-raw-trace 2")) {
     lineNo = 1;
-    return fail("not a streamlint raw trace (version 1)");
+    return fail("not a streamlint raw trace (version 1 or 2)");
   }
+  version = line.back() - '0';
   ++lineNo;
   while (std::getline(in, line)) {
     ++lineNo;
@@ -174,30 +240,10 @@ bool readRawTrace(std::istream &in, RawTrace &trace, std::string &error) {
       continue;
     } else if (tag == "site") {
       RawSite s;
-      unsigned frames = 0;
-      fields >> s.api >> s.traits >> s.calls >> s.hostNs >> s.bytes >>
-          s.streamCalls >> s.legacyStream >> s.pageable >> s.pinned >>
-          s.callbackThreadCalls >> s.callbackThreadErrors >>
-          s.lastCallbackThreadError >> frames;
-      if (frames > kMaxFrames)
-        return fail("too many frames");
-      for (unsigned i = 0; i < frames; ++i) {
-        std::uintptr_t pc = 0;
-        fields >> std::hex >> pc >> std::dec;
-        s.frames.push_back(pc);
-      }
-      bool framesRead = !fields.fail();
-      std::string optional;
-      if (framesRead && fields >> optional) {
-        if (optional != "churn" || !(fields >> s.churn))
-          return fail("malformed site");
-      } else if (framesRead) {
-        fields.clear(); // the line ended after the frames
-      }
-      if (!framesRead)
-        return fail("malformed site");
-      if (fields.fail())
-        return fail("malformed site");
+      std::string why;
+      bool read = version == 1 ? readSiteVersion1(fields, s) : readSiteVersion2(fields, s, why);
+      if (!read)
+        return fail(why.empty() ? "malformed site" : "malformed site: " + why);
       trace.sites.push_back(std::move(s));
       continue;
     } else if (tag == "end") {

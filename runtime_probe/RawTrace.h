@@ -2,14 +2,16 @@
 // The probe's raw trace: what the injected library writes at exit (raw PCs,
 // module ranges, per-site counters) and the launcher reads back to symbolize.
 // Line-based text so that writing it is async-signal-safe (fatal signals).
+// Version 1 traces (positional counters, written before the counters had
+// names) still read.
 //
-//   streamlint-raw-trace 1
+//   streamlint-raw-trace 2
 //   pid <pid>
 //   dropped <calls dropped because the site table was full>
 //   module <start-hex> <end-hex> <bias-hex> <path>
-//   site <api> <traits> <calls> <host-ns> <bytes> <stream-calls> <legacy>
-//        <pageable> <pinned> <cb-calls> <cb-errors> <cb-last-error> <n> <pc-hex>...
-//        [churn <allocation/free calls judged churn>]
+//   site <api> <traits> <n> <pc-hex>... <counter>=<value>...
+//        (counters named in SiteCounters.h; those at 0 left out;
+//         last_callback_thread_error=<int> when one was seen)
 //   end
 
 #include "CallSiteTable.h"
@@ -36,15 +38,13 @@ int openRawTrace(const char *path);
 bool writeRawTrace(int fd, const CallSiteTable &table, const ModuleMap &modules,
                    long pid, std::uint64_t droppedCalls);
 
-/// One site as read back from a raw trace.
+/// One site as read back from a raw trace: its counts as the evidence
+/// declarations read them, and where it was called from.
 struct RawSite {
-  std::string api;
+  SiteCounts counts;
   std::uint16_t traits = 0;
-  std::uint64_t calls = 0, hostNs = 0, bytes = 0, streamCalls = 0,
-                legacyStream = 0, pageable = 0, pinned = 0,
-                callbackThreadCalls = 0, callbackThreadErrors = 0, churn = 0;
-  std::int32_t lastCallbackThreadError = 0;
   std::vector<std::uintptr_t> frames; // innermost first
+  std::uint64_t operator[](Counter c) const { return counts[c]; }
 };
 
 struct RawModule {

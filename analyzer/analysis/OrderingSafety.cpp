@@ -404,8 +404,8 @@ const clang::CallExpr *destroyedBefore(const clang::FunctionDecl &function,
       const clang::FunctionDecl *callee = call->getDirectCallee();
       if (!callee || !callee->getIdentifier() || call->getNumArgs() < 1)
         return true;
-      llvm::StringRef name = api::baseName(callee->getName());
-      if (name != "cudaStreamDestroy" && name != "cuStreamDestroy")
+      const api::ApiInfo *row = api::findApi(callee->getName());
+      if (!row || row->lifecycle != api::StreamLifecycle::Destroys)
         return true;
       const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
       if (ref && ref->getDecl()->getCanonicalDecl() == target)

@@ -2,6 +2,7 @@
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
+#include "api/CudaApiTable.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -10,24 +11,29 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <optional>
+
 namespace streamlint {
 namespace {
 
-/// Allocators that return memory through their first argument.
-struct OutParameterAllocator {
-  const char *name;
-  MemoryKind kind;
-};
-constexpr OutParameterAllocator OutParameterAllocators[] = {
-    {"cudaHostAlloc", MemoryKind::Pinned},     {"cudaMallocHost", MemoryKind::Pinned},
-    {"cudaMallocManaged", MemoryKind::Pinned}, {"cuMemAllocHost", MemoryKind::Pinned},
-    {"cuMemAllocHost_v2", MemoryKind::Pinned}, {"cuMemHostAlloc", MemoryKind::Pinned},
-    {"cudaMalloc", MemoryKind::Device},        {"cudaMallocPitch", MemoryKind::Device},
-    {"cudaMallocAsync", MemoryKind::Device},   {"cudaMallocFromPoolAsync", MemoryKind::Device},
-    {"cudaMallocAsync_ptsz", MemoryKind::Device},
-    {"cudaHostGetDevicePointer", MemoryKind::Device},
-    {"posix_memalign", MemoryKind::Pageable},
-};
+/// The kind of memory a call returns through its first argument: the API
+/// table's allocation rows (cudaMalloc, cudaMallocHost, cudaMallocManaged,
+/// cudaMallocAsync in every spelling, cudaHostGetDevicePointer, ...), and
+/// posix_memalign, the C library's. None when the call returns no memory.
+std::optional<MemoryKind> memoryReturnedBy(llvm::StringRef callee) {
+  if (callee == "posix_memalign")
+    return MemoryKind::Pageable;
+  const api::ApiInfo *row = api::findApi(callee);
+  if (!row || !api::returnsMemoryThroughFirstArgument(*row))
+    return std::nullopt;
+  switch (row->memory) {
+  case api::MemoryKind::Pinned:
+  case api::MemoryKind::Managed: // page-locked or managed: copies overlap
+    return MemoryKind::Pinned;
+  default:
+    return MemoryKind::Device;
+  }
+}
 
 const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt) {
   clang::DynTypedNodeList parents = ast.getParents(*stmt);
@@ -235,11 +241,10 @@ private:
     const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
     if (!captured && callee && callee->getIdentifier() && call->getNumArgs() > 0 &&
         call->getArg(0) == node) {
-      for (const OutParameterAllocator &allocator : OutParameterAllocators)
-        if (callee->getName() == allocator.name) {
-          add(decl, {call, nullptr, allocator.kind, allocator.name});
-          return;
-        }
+      if (std::optional<MemoryKind> kind = memoryReturnedBy(callee->getName())) {
+        add(decl, {call, nullptr, *kind, callee->getName().str()});
+        return;
+      }
     }
     index_.definitions_[decl].escapes = true;
   }

@@ -21,23 +21,6 @@
 namespace streamlint {
 namespace {
 
-bool isLibraryName(llvm::StringRef name) {
-  for (llvm::StringRef prefix : {"cublas", "cufft", "curand", "cusparse", "cusolver",
-                                 "nccl", "cudnn", "nvjpeg", "npp", "cutensor"})
-    if (name.starts_with(prefix))
-      return true;
-  return false;
-}
-
-/// Library and runtime calls that set things up or ask questions.
-bool isBookkeeping(llvm::StringRef name) {
-  for (llvm::StringRef part : {"Create", "Destroy", "Set", "Get", "Plan", "Query",
-                               "Version", "Attach", "Register"})
-    if (name.contains(part))
-      return true;
-  return false;
-}
-
 bool isCudaName(llvm::StringRef name) {
   return name.starts_with("cuda") ||
          (name.size() > 2 && name.starts_with("cu") && std::isupper(name[2]));
@@ -170,8 +153,9 @@ private:
       return classifyCudaApi(op, call, name);
     if (std::optional<StreamOperation> library = classifyLibraryWork(op, call, *callee))
       return *library;
-    if (!name.empty() && isLibraryName(name)) {
-      op.effect = isBookkeeping(name) ? OperationEffect::Neutral : OperationEffect::Opaque;
+    if (!name.empty() && api::isLibraryFunctionName(name)) {
+      op.effect =
+          api::isLibrarySetUpCall(name) ? OperationEffect::Neutral : OperationEffect::Opaque;
       return op;
     }
     if (system)
@@ -274,17 +258,12 @@ private:
       op.hostWaits = copiesToHost(call, *info);
       return op;
     }
-    if (name.starts_with("cudaStream") || name.starts_with("cuStream")) {
-      if (name != "cudaStreamWaitEvent" && name != "cudaStreamAddCallback" &&
-          name != "cuStreamWaitEvent" && name != "cudaStreamAttachMemAsync")
-        return op; // create, destroy, query, flags, capture bookkeeping
-    }
-    if (!streamArgumentOf(call) || isBookkeeping(name))
-      return op;
+    if ((info && api::ordersNoWork(*info)) || !streamArgumentOf(call))
+      return op; // create, destroy, query, attributes, capture; no stream
     enqueue(op, call);
-    if ((name == "cudaEventRecord" || name == "cudaEventRecordWithFlags") &&
-        call.getNumArgs())
-      if (const clang::Decl *event = variableOf(call.getArg(0)))
+    if (info && info->event == api::EventUse::Records &&
+        unsigned(info->eventIndex) < call.getNumArgs())
+      if (const clang::Decl *event = variableOf(call.getArg(info->eventIndex)))
         eventStreams_[event] = op.stream;
     return op;
   }
@@ -318,7 +297,8 @@ private:
   std::map<const clang::Decl *, OrderingStream> eventStreams_;
 };
 
-/// Finds cudaStreamCreate*(&stream, ...) calls and assignments to `stream`.
+/// Finds the calls creating `stream` (the table's StreamLifecycle::Creates
+/// rows: cudaStreamCreate*(&stream, ...)) and assignments to `stream`.
 class CreationFinder : public clang::RecursiveASTVisitor<CreationFinder> {
 public:
   CreationFinder(const clang::Decl *stream, clang::ASTContext &ast)
@@ -331,12 +311,15 @@ public:
     if (!callee || !callee->getIdentifier() || !call->getNumArgs() ||
         variableOf(call->getArg(0)) != stream_)
       return true;
-    llvm::StringRef name = callee->getName();
-    if (name == "cudaStreamCreate")
-      note(StreamBlocking::Blocking);
-    else if (name == "cudaStreamCreateWithFlags" || name == "cudaStreamCreateWithPriority" ||
-             name == "cuStreamCreate" || name == "cuStreamCreateWithPriority")
-      note(call->getNumArgs() > 1 ? flagsBlocking(call->getArg(1)) : StreamBlocking::Unknown);
+    const api::ApiInfo *info = api::findApi(callee->getName());
+    if (!info || info->lifecycle != api::StreamLifecycle::Creates)
+      return true;
+    if (info->flagsIndex < 0)
+      note(StreamBlocking::Blocking); // cudaStreamCreate: default flags
+    else
+      note(unsigned(info->flagsIndex) < call->getNumArgs()
+               ? flagsBlocking(call->getArg(info->flagsIndex))
+               : StreamBlocking::Unknown);
     return true;
   }
   bool VisitBinaryOperator(clang::BinaryOperator *op) {

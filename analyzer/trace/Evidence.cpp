@@ -1,7 +1,7 @@
 // The run-time evidence of each check: one declaration per check, below.
-// A check gains dynamic evidence by adding its declaration here (using the
-// probe's existing counters; a new kind of counter also needs the probe to
-// keep it: runtime_probe/CallSiteTable.h, ProbeHandlers, RawTrace).
+// A check gains dynamic evidence by adding its declaration here, reading the
+// probe's counters by name (runtime_probe/SiteCounters.h); a new kind of
+// counter is a line there and the probe handler that counts it.
 #include "analyzer/trace/Evidence.h"
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 namespace streamlint {
 namespace {
 
-std::uint64_t calls(const SiteCounts &c, const api::ApiInfo *) { return c.calls; }
+std::uint64_t calls(const SiteCounts &c, const api::ApiInfo *) { return c[Counter::Calls]; }
 
 std::string churnDetail(std::uint64_t churn, std::uint64_t calls) {
   if (!churn)
@@ -33,9 +33,9 @@ const std::vector<EvidenceDeclaration> &declarations() {
     // Churn, not repetition: calls that allocated again after the site's
     // memory was freed, and frees of such memory (runtime_probe/
     // AllocationChurn). A set-up loop that allocates N buffers once has none.
-    allocInLoop.misused = [](const SiteCounts &c, const api::ApiInfo *) { return c.churn; };
+    allocInLoop.misused = [](const SiteCounts &c, const api::ApiInfo *) { return c[Counter::Churn]; };
     allocInLoop.detail = [](const SiteCounts &c, const api::ApiInfo *) {
-      return churnDetail(c.churn, c.calls);
+      return churnDetail(c[Counter::Churn], c[Counter::Calls]);
     };
     allocInLoop.detailOfTotals = churnDetail;
     allocInLoop.summary = "{ran}, {hostUs} us host time";
@@ -46,12 +46,12 @@ const std::vector<EvidenceDeclaration> &declarations() {
     callback.appliesTo = [](const api::ApiInfo *) { return true; }; // any CUDA call
     callback.reached = calls;
     callback.misused = [](const SiteCounts &c, const api::ApiInfo *) {
-      return c.callbackThreadCalls;
+      return c[Counter::CallbackThreadCalls];
     };
     callback.detail = [](const SiteCounts &c, const api::ApiInfo *) -> std::string {
-      if (!c.callbackThreadErrors)
+      if (!c[Counter::CallbackThreadErrors])
         return "";
-      return std::to_string(c.callbackThreadErrors) + " returned an error, last error " +
+      return std::to_string(c[Counter::CallbackThreadErrors]) + " returned an error, last error " +
              std::to_string(c.lastCallbackThreadError);
     };
     callback.summary = "{misuses} of {calls} calls made on the driver's host-callback thread";
@@ -63,10 +63,10 @@ const std::vector<EvidenceDeclaration> &declarations() {
       return api && api::isStreamOrderedWork(*api);
     };
     defaultStream.reached = [](const SiteCounts &c, const api::ApiInfo *) {
-      return c.streamCalls; // calls whose stream the probe could read
+      return c[Counter::StreamCalls]; // calls whose stream the probe could read
     };
     defaultStream.misused = [](const SiteCounts &c, const api::ApiInfo *) {
-      return c.legacyStream;
+      return c[Counter::LegacyStream];
     };
     defaultStream.skipUnreached = true;
     defaultStream.summary = "{misuses} of {calls} calls used the legacy default stream";
@@ -82,10 +82,10 @@ const std::vector<EvidenceDeclaration> &declarations() {
     // synchronization or a synchronous copy only on the legacy default
     // stream; cudaEventSynchronize never.
     deviceSync.misused = [](const SiteCounts &c, const api::ApiInfo *api) {
-      return api->sync == api::SyncKind::Device ? c.calls : c.legacyStream;
+      return api->sync == api::SyncKind::Device ? c[Counter::Calls] : c[Counter::LegacyStream];
     };
     deviceSync.detail = [](const SiteCounts &c, const api::ApiInfo *api) -> std::string {
-      return api->sync != api::SyncKind::Device && c.legacyStream
+      return api->sync != api::SyncKind::Device && c[Counter::LegacyStream]
                  ? "on the legacy default stream"
                  : "";
     };
@@ -116,11 +116,11 @@ const std::vector<EvidenceDeclaration> &declarations() {
     // copy it cannot decode (cudaMemcpy3DAsync's ends live in a struct) or
     // one with no host side neither confirms nor refutes.
     pageable.reached = [](const SiteCounts &c, const api::ApiInfo *) {
-      return c.pageable + c.pinned;
+      return c[Counter::Pageable] + c[Counter::Pinned];
     };
-    pageable.misused = [](const SiteCounts &c, const api::ApiInfo *) { return c.pageable; };
+    pageable.misused = [](const SiteCounts &c, const api::ApiInfo *) { return c[Counter::Pageable]; };
     pageable.detail = [](const SiteCounts &c, const api::ApiInfo *) -> std::string {
-      return c.pinned ? std::to_string(c.pinned) + " pinned" : "";
+      return c[Counter::Pinned] ? std::to_string(c[Counter::Pinned]) + " pinned" : "";
     };
     pageable.summary = "{misuses} of {calls} copies used pageable host memory, {bytes} "
                        "moved, {hostUs} us host time";
@@ -185,9 +185,9 @@ bool observe(const EvidenceDeclaration &declaration, const SiteCounts &counts,
   if (declaration.skipUnreached && observation.calls == 0)
     return false;
   observation.misuses = declaration.misused(counts, api);
-  observation.hostTimeUs = counts.hostNs / 1000.0;
+  observation.hostTimeUs = counts[Counter::HostNs] / 1000.0;
   if (std::string(declaration.summary).find("{bytes}") != std::string::npos)
-    observation.bytes = counts.bytes;
+    observation.bytes = counts[Counter::Bytes];
   observation.detail = declaration.detail ? declaration.detail(counts, api) : "";
   return true;
 }

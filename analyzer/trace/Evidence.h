@@ -8,21 +8,13 @@
 
 #include "analyzer/trace/TraceFormat.h"
 #include "api/CudaApiTable.h"
+#include "runtime_probe/SiteCounters.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace streamlint {
-
-/// What the probe counted at one call site (see runtime_probe/RawTrace.h).
-struct SiteCounts {
-  std::string api; // CUPTI's name, e.g. cudaMemcpyAsync_v3020
-  std::uint64_t calls = 0, hostNs = 0, bytes = 0, streamCalls = 0, legacyStream = 0,
-                pageable = 0, pinned = 0, churn = 0, callbackThreadCalls = 0,
-                callbackThreadErrors = 0;
-  std::int32_t lastCallbackThreadError = 0;
-};
 
 /// One check's run-time evidence. `api` is the table's row for the site's
 /// API (null when the table does not list it).

@@ -39,10 +39,7 @@ void joinName(std::string &list, const std::string &name) {
 } // namespace
 
 void addObservationCounts(TraceObservation &m, const TraceObservation &o) {
-  m.calls += o.calls;
-  m.hostTimeUs += o.hostTimeUs;
-  m.bytes += o.bytes;
-  m.misuses += o.misuses;
+  accumulate(m, o);
   joinName(m.api, o.api);
   joinName(m.libraryCall, o.libraryCall);
   joinName(m.library, o.library);

@@ -4,6 +4,8 @@
 // time. JSON, so that other tools can read it too. No LLVM here: the
 // launcher links LLVM statically and the analyzer dynamically.
 
+#include "analyzer/Finding.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,18 +23,15 @@ struct TraceCaller {
   }
 };
 
-/// What the probe saw for one check at one source line.
-struct TraceObservation {
+/// What the probe saw for one check at one source line: its counts
+/// (calls, misuses, host time, bytes) and where.
+struct TraceObservation : EvidenceCounts {
   std::string check;      // "default-stream", "pageable-memcpy-async", ...
   std::string file;       // absolute path of the call's source file
   unsigned line = 0;      // line of the call
   bool fileGuessed = false; // mapped back from a *.cudafe1.cpp name
   std::string function;   // enclosing function, demangled
   std::string api;        // e.g. "cudaMemcpyAsync"
-  std::uint64_t calls = 0;   // times the site ran
-  std::uint64_t misuses = 0; // times the misuse happened
-  double hostTimeUs = 0;     // host time in those calls
-  std::uint64_t bytes = 0;
   std::string detail;        // e.g. "last error 800 (cudaErrorNotPermitted)"
   /// The call the program made into a prebuilt library (cuBLAS, NCCL,
   /// PyTorch, ...) that made `api`'s calls inside it: "cublasCreate",

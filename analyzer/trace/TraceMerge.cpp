@@ -69,10 +69,7 @@ std::string insideLibraryCall(const TraceObservation &o) {
 }
 
 void add(DynamicEvidence &e, const TraceObservation &o, bool nameLibraryCall = true) {
-  e.calls += o.calls;
-  e.misuses += o.misuses;
-  e.hostTimeUs += o.hostTimeUs;
-  e.bytes += o.bytes;
+  accumulate(e, o);
   appendDetail(e, o.detail);
   if (nameLibraryCall)
     appendDetail(e, insideLibraryCall(o));

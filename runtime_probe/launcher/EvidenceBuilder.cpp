@@ -3,38 +3,16 @@
 #include "analyzer/trace/Evidence.h"
 
 namespace streamlint::probe {
-namespace {
-
-SiteCounts countsOf(const RawSite &site) {
-  SiteCounts counts;
-  counts.api = site.api;
-  counts.calls = site.calls;
-  counts.hostNs = site.hostNs;
-  counts.bytes = site.bytes;
-  counts.streamCalls = site.streamCalls;
-  counts.legacyStream = site.legacyStream;
-  counts.pageable = site.pageable;
-  counts.pinned = site.pinned;
-  counts.churn = site.churn;
-  counts.callbackThreadCalls = site.callbackThreadCalls;
-  counts.callbackThreadErrors = site.callbackThreadErrors;
-  counts.lastCallbackThreadError = site.lastCallbackThreadError;
-  return counts;
-}
-
-} // namespace
-
 // What each check makes of a site is its evidence declaration
 // (analyzer/trace/Evidence.cpp); nothing here is specific to one check.
 std::vector<TraceObservation> observationsFor(const RawSite &site,
                                               const SourceSite &where) {
   std::vector<TraceObservation> out;
-  SiteCounts counts = countsOf(site);
   for (const EvidenceDeclaration &declaration : evidenceDeclarations()) {
     if (declaration.observedAs)
       continue; // judged by another check's observations of the same sites
     TraceObservation o;
-    if (!observe(declaration, counts, o))
+    if (!observe(declaration, site.counts, o))
       continue;
     o.file = where.file;
     o.line = where.line;

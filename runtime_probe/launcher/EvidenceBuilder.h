@@ -23,9 +23,9 @@ class EvidenceBuilder {
 public:
   void add(const RawSite &site, const SourceSite &where);
   /// Sites whose call site could not be resolved (no debug info).
-  void addUnresolved(const RawSite &site) { unresolvedCalls_ += site.calls; }
+  void addUnresolved(const RawSite &site) { unresolvedCalls_ += site[Counter::Calls]; }
   /// Sites made inside prebuilt libraries with no program frame.
-  void addLibraryOnly(const RawSite &site) { libraryOnlyCalls_ += site.calls; }
+  void addLibraryOnly(const RawSite &site) { libraryOnlyCalls_ += site[Counter::Calls]; }
   std::uint64_t libraryOnlyCalls() const { return libraryOnlyCalls_; }
   std::uint64_t unresolvedCalls() const { return unresolvedCalls_; }
   /// Sorted by check, file, line.

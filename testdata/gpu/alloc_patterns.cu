@@ -62,6 +62,10 @@ int main() {
   for (int it = 0; it < 3; ++it) {
     CUdeviceptr raw = 0;
     cuMemAlloc(&raw, kBytes); // PROBE: alloc-in-loop=confirmed
+    // A synchronous driver copy on the legacy stream: the probe subscribes
+    // to the table's driver copies (issue 24), so device-sync's finding is
+    // reached and confirmed, not "not reached".
+    cuMemcpyHtoD(raw, hostIn[0], kBytes); // PROBE: device-sync=confirmed
     cuMemFree(raw); // PROBE: alloc-in-loop=confirmed
   }
 

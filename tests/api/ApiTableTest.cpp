@@ -41,7 +41,7 @@ TEST(ApiTable, OneRowPerFunctionFoundByEverySpelling) {
       EXPECT_EQ(findApi(spelling), &info);
     }
   }
-  EXPECT_EQ(findApi("cudaGetLastError"), nullptr);
+  EXPECT_EQ(findApi("cudaGetDevice"), nullptr); // cudaGetLastError is a row (issue 24)
   EXPECT_EQ(findApi("myMalloc"), nullptr);
 }
 
@@ -136,6 +136,88 @@ TEST(ApiTable, DeviceSelectionIsAFact) {
   EXPECT_TRUE(selectsDevice(*findApi("cudaSetDevice")));
   EXPECT_TRUE(selectsDevice(*findApi("cuCtxSetCurrent")));
   EXPECT_FALSE(selectsDevice(*findApi("cudaDeviceSynchronize")));
+}
+
+} // namespace
+} // namespace streamlint::api
+
+namespace streamlint::api {
+namespace {
+
+// Issue 24: what the ordering analysis, provenance and the probe used to
+// know by name is in the table.
+TEST(ApiTable, StreamLifecycleAndEventsAreFacts) {
+  EXPECT_EQ(findApi("cudaStreamCreate")->lifecycle, StreamLifecycle::Creates);
+  EXPECT_EQ(findApi("cudaStreamCreate")->flagsIndex, -1); // default flags: blocking
+  for (const char *name : {"cudaStreamCreateWithFlags", "cudaStreamCreateWithPriority",
+                           "cuStreamCreate", "cuStreamCreateWithPriority"}) {
+    EXPECT_EQ(findApi(name)->lifecycle, StreamLifecycle::Creates) << name;
+    EXPECT_EQ(findApi(name)->flagsIndex, 1) << name;
+  }
+  for (const char *name : {"cudaStreamDestroy", "cuStreamDestroy", "cuStreamDestroy_v2"})
+    EXPECT_EQ(findApi(name)->lifecycle, StreamLifecycle::Destroys) << name;
+  for (const char *name : {"cudaEventRecord", "cudaEventRecord_ptsz",
+                           "cudaEventRecordWithFlags"}) {
+    EXPECT_EQ(findApi(name)->event, EventUse::Records) << name;
+    EXPECT_EQ(findApi(name)->eventIndex, 0) << name;
+  }
+  EXPECT_EQ(findApi("cudaStreamWaitEvent")->event, EventUse::Waits);
+  EXPECT_EQ(findApi("cudaStreamWaitEvent")->eventIndex, 1);
+}
+
+TEST(ApiTable, BookkeepingIsAFlagNotAName) {
+  for (const ApiInfo &info : allApis()) {
+    SCOPED_TRACE(std::string(info.name));
+    if (info.bookkeeping) {
+      // Bookkeeping takes a stream and is none of the things checks flag.
+      EXPECT_GE(info.streamIndex, 0);
+      EXPECT_FALSE(info.enqueues || info.launch || info.asyncHostCopy);
+      EXPECT_EQ(info.sync, SyncKind::None);
+      EXPECT_EQ(info.alloc, AllocKind::None);
+    }
+    if (ordersNoWork(info))
+      EXPECT_FALSE(isStreamOrderedWork(info));
+  }
+  for (const char *name : {"cudaStreamQuery", "cudaStreamGetPriority", "cudaStreamBeginCapture",
+                           "cudaStreamEndCapture", "cudaStreamAttachMemAsync",
+                           "cuStreamGetCaptureInfo_v3", "cuStreamQuery_ptsz",
+                           "cudaStreamCreate", "cudaStreamDestroy"})
+    EXPECT_TRUE(ordersNoWork(*findApi(name))) << name;
+  // Work on a stream, whatever its name says.
+  for (const char *name : {"cudaStreamWaitEvent", "cudaStreamAddCallback",
+                           "cuStreamAddCallback", "cudaMemsetAsync", "cudaEventRecord"})
+    EXPECT_FALSE(ordersNoWork(*findApi(name))) << name;
+  for (const char *name : {"cudaGetLastError", "cudaPeekAtLastError"})
+    EXPECT_TRUE(findApi(name)->errorState) << name;
+  EXPECT_FALSE(findApi("cudaStreamQuery")->errorState);
+}
+
+TEST(ApiTable, HostFunctionRegistrarsAndEntryPointFetchers) {
+  for (const char *name :
+       {"cudaLaunchHostFunc", "cudaStreamAddCallback", "cuLaunchHostFunc_ptsz",
+        "cuStreamAddCallback", "cudaGraphAddHostNode", "cudaGraphExecHostNodeSetParams",
+        "cudaGraphAddNode", "cudaUserObjectCreate", "cudaLogsRegisterCallback",
+        "cuGraphAddNode_v2", "cuGraphNodeSetParams", "cuUserObjectCreate"})
+    EXPECT_TRUE(registersHostFunction(*findApi(name))) << name;
+  for (const char *name : {"cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion_ptsz",
+                           "cuGetProcAddress_v2"})
+    EXPECT_TRUE(findApi(name)->fetchesEntryPoint) << name;
+  EXPECT_FALSE(registersHostFunction(*findApi("cudaMemcpyAsync")));
+}
+
+TEST(ApiTable, ProvenanceReadsAllocationKinds) {
+  // cudaMallocManaged is managed memory (not pinned); every spelling of an
+  // allocation the table lists returns memory through its first argument.
+  EXPECT_EQ(findApi("cudaMallocManaged")->memory, MemoryKind::Managed);
+  for (const char *name : {"cudaMalloc", "cudaMallocPitch", "cudaMalloc3D", "cudaMallocHost",
+                           "cudaHostAlloc", "cudaMallocManaged", "cudaMallocAsync_ptsz",
+                           "cudaMallocFromPoolAsync_ptsz", "cuMemAlloc_v2", "cuMemAllocHost_v2",
+                           "cuMemHostAlloc", "cuMemAllocManaged", "cudaHostGetDevicePointer"})
+    EXPECT_TRUE(returnsMemoryThroughFirstArgument(*findApi(name))) << name;
+  for (const char *name : {"cudaHostRegister", "cudaMallocArray", "cudaFree", "cudaMemcpy"})
+    EXPECT_FALSE(returnsMemoryThroughFirstArgument(*findApi(name))) << name;
+  // Aliases allocate nothing: no alloc-in-loop finding, no probe churn.
+  EXPECT_FALSE(allocatesMemory(*findApi("cudaHostGetDevicePointer")));
 }
 
 } // namespace

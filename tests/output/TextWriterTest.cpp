@@ -130,9 +130,18 @@ TEST(TextWriterTest, ConfirmedFindingsFirstByHostTime) {
     f.dynamic = d;
     result.findings.push_back(f);
   };
-  DynamicEvidence slow{DynamicStatus::Confirmed, 2, 2, 5000, 0, ""};
-  DynamicEvidence fast{DynamicStatus::Confirmed, 9, 9, 40, 0, ""};
-  DynamicEvidence refuted{DynamicStatus::Refuted, 7, 0, 99999, 0, ""};
+  auto evidence = [](DynamicStatus status, std::uint64_t calls, std::uint64_t misuses,
+                     double hostTimeUs) {
+    DynamicEvidence e;
+    e.status = status;
+    e.calls = calls;
+    e.misuses = misuses;
+    e.hostTimeUs = hostTimeUs;
+    return e;
+  };
+  DynamicEvidence slow = evidence(DynamicStatus::Confirmed, 2, 2, 5000);
+  DynamicEvidence fast = evidence(DynamicStatus::Confirmed, 9, 9, 40);
+  DynamicEvidence refuted = evidence(DynamicStatus::Refuted, 7, 0, 99999);
   add(1, std::nullopt);
   add(2, fast);
   add(3, refuted);

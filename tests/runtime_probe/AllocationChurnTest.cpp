@@ -49,9 +49,9 @@ TEST(AllocationChurn, SetUpLoopIsNotChurn) {
     buffers.push_back(r.alloc(allocSite));
   for (std::uintptr_t b : buffers)
     r.release(freeSite, b);
-  EXPECT_EQ(allocSite.calls.load(), 4u);
-  EXPECT_EQ(allocSite.churn.load(), 0u);
-  EXPECT_EQ(freeSite.churn.load(), 0u);
+  EXPECT_EQ(allocSite.count(Counter::Calls), 4u);
+  EXPECT_EQ(allocSite.count(Counter::Churn), 0u);
+  EXPECT_EQ(freeSite.count(Counter::Churn), 0u);
 }
 
 // cudaMalloc/cudaFree per iteration: every allocation after the first
@@ -61,8 +61,8 @@ TEST(AllocationChurn, AllocAndFreePerIterationIsChurn) {
   SiteRecord allocSite, freeSite;
   for (int i = 0; i < 10; ++i)
     r.release(freeSite, r.alloc(allocSite));
-  EXPECT_EQ(allocSite.churn.load(), 9u);
-  EXPECT_EQ(freeSite.churn.load(), 9u);
+  EXPECT_EQ(allocSite.count(Counter::Churn), 9u);
+  EXPECT_EQ(freeSite.count(Counter::Churn), 9u);
 }
 
 // The driver hands back the same address after a free: still churn.
@@ -71,8 +71,8 @@ TEST(AllocationChurn, SameAddressAgainIsChurn) {
   SiteRecord allocSite, freeSite;
   for (int i = 0; i < 5; ++i)
     r.release(freeSite, r.alloc(allocSite, "cudaMalloc_v3020", 0x1000));
-  EXPECT_EQ(allocSite.churn.load(), 4u);
-  EXPECT_EQ(freeSite.churn.load(), 4u);
+  EXPECT_EQ(allocSite.count(Counter::Churn), 4u);
+  EXPECT_EQ(freeSite.count(Counter::Churn), 4u);
 }
 
 // A set-up phase that runs again (a benchmark's test cases, a solver's
@@ -89,9 +89,9 @@ TEST(AllocationChurn, RepeatedSetUpChurnsOncePerRound) {
     for (std::uintptr_t b : buffers)
       r.release(freeSite, b);
   }
-  EXPECT_EQ(allocSite.calls.load(), 12u);
-  EXPECT_EQ(allocSite.churn.load(), 2u);
-  EXPECT_EQ(freeSite.churn.load(), 2u);
+  EXPECT_EQ(allocSite.count(Counter::Calls), 12u);
+  EXPECT_EQ(allocSite.count(Counter::Churn), 2u);
+  EXPECT_EQ(freeSite.count(Counter::Churn), 2u);
 }
 
 // Another site's free does not make this site's allocations churn, and a
@@ -103,8 +103,8 @@ TEST(AllocationChurn, OnlyTheSitesOwnMemoryCounts) {
     r.alloc(pool);
     r.release(freeSite, r.alloc(scratch));
   }
-  EXPECT_EQ(pool.churn.load(), 0u);
-  EXPECT_EQ(scratch.churn.load(), 4u);
+  EXPECT_EQ(pool.count(Counter::Churn), 0u);
+  EXPECT_EQ(scratch.count(Counter::Churn), 4u);
 }
 
 // Frees of memory the probe never saw allocated, failed calls and null
@@ -120,8 +120,8 @@ TEST(AllocationChurn, UnknownFreesAndFailuresAreIgnored) {
   failed.result = 2; // cudaErrorMemoryAllocation
   handleMemoryEvent(site, failed, r.churn, r.pinned);
   r.alloc(site);
-  EXPECT_EQ(site.churn.load(), 0u);
-  EXPECT_EQ(freeSite.churn.load(), 0u);
+  EXPECT_EQ(site.count(Counter::Churn), 0u);
+  EXPECT_EQ(freeSite.count(Counter::Churn), 0u);
 }
 
 // A churning loop that gets a new address every time never fills the
@@ -134,7 +134,7 @@ TEST(AllocationChurn, FreedEntriesLeaveNoTombstones) {
     churn.freed(freeSite, a * 256);
   }
   EXPECT_EQ(churn.untracked(), 0u);
-  EXPECT_EQ(site.churn.load(), 9999u);
+  EXPECT_EQ(site.count(Counter::Churn), 9999u);
 }
 
 // Many live allocations colliding in a small table: every one is found
@@ -183,10 +183,10 @@ TEST(AllocationChurn, WorkersThatEachAllocateOnceDoNotChurn) {
     if (worker > 2)
       churn.freed(freeSite, 0x1000 * (worker - 2)); // an earlier workload ends
   }
-  EXPECT_EQ(site.churn.load(), 0u);
-  EXPECT_EQ(freeSite.churn.load(), 0u);
+  EXPECT_EQ(site.count(Counter::Churn), 0u);
+  EXPECT_EQ(freeSite.count(Counter::Churn), 0u);
   // A pool thread that runs a second task at the site does churn, whoever
   // freed its first buffer.
   churn.allocated(site, 0x90000, 3);
-  EXPECT_EQ(site.churn.load(), 1u);
+  EXPECT_EQ(site.count(Counter::Churn), 1u);
 }

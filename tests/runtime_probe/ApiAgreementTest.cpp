@@ -28,10 +28,11 @@ bool observes(const std::vector<TraceObservation> &observations, const char *che
 /// A site where the probe saw `name` misused three times.
 RawSite misusedSite(const std::string &name) {
   RawSite site;
-  site.api = name;
+  site.counts.api = name;
   site.traits = classifyApi(name);
-  site.calls = site.streamCalls = site.legacyStream = 3;
-  site.pageable = 3;
+  for (Counter counter : {Counter::Calls, Counter::StreamCalls, Counter::LegacyStream,
+                          Counter::Pageable})
+    site.counts[counter] = 3;
   return site;
 }
 

@@ -46,13 +46,13 @@ TEST(CallSiteTable, ConcurrentRecordingLosesNothing) {
       for (int i = 0; i < kCalls; ++i) {
         std::uintptr_t pc = 0x1000 + i % kSites;
         if (SiteRecord *r = table.acquire(hashStack(&pc, 1, "x"), "x", 0, &pc, 1))
-          r->calls.fetch_add(1);
+          r->add(Counter::Calls, 1);
       }
     });
   for (auto &t : threads)
     t.join();
   std::uint64_t total = 0;
-  table.forEach([&](const SiteRecord &r) { total += r.calls.load(); });
+  table.forEach([&](const SiteRecord &r) { total += r.count(Counter::Calls); });
   EXPECT_EQ(table.usedSites(), std::size_t(kSites));
   EXPECT_EQ(total, std::uint64_t(kThreads) * kCalls);
   EXPECT_EQ(table.droppedCalls(), 0u);

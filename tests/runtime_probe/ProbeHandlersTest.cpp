@@ -25,10 +25,10 @@ TEST(ProbeHandlers, DefaultStreamCountsLegacyCallsOnly) {
   recordCall(site, legacy);
   recordCall(site, other);
   recordCall(site, unknown);
-  EXPECT_EQ(site.calls.load(), 3u);
-  EXPECT_EQ(site.streamCalls.load(), 2u);
-  EXPECT_EQ(site.legacyStream.load(), 1u);
-  EXPECT_EQ(site.hostNs.load(), 3000u);
+  EXPECT_EQ(site.count(Counter::Calls), 3u);
+  EXPECT_EQ(site.count(Counter::StreamCalls), 2u);
+  EXPECT_EQ(site.count(Counter::LegacyStream), 1u);
+  EXPECT_EQ(site.count(Counter::HostNs), 3000u);
 }
 
 TEST(ProbeHandlers, AsyncCopyTracksHostMemoryAndBytes) {
@@ -39,9 +39,9 @@ TEST(ProbeHandlers, AsyncCopyTracksHostMemoryAndBytes) {
   recordCall(site, c);
   c.hostMemory = HostMemory::Pinned;
   recordCall(site, c);
-  EXPECT_EQ(site.pageable.load(), 1u);
-  EXPECT_EQ(site.pinned.load(), 1u);
-  EXPECT_EQ(site.bytes.load(), 8192u);
+  EXPECT_EQ(site.count(Counter::Pageable), 1u);
+  EXPECT_EQ(site.count(Counter::Pinned), 1u);
+  EXPECT_EQ(site.count(Counter::Bytes), 8192u);
 }
 
 TEST(ProbeHandlers, AllocationAndSyncOnlyCountCallsAndTime) {
@@ -50,9 +50,9 @@ TEST(ProbeHandlers, AllocationAndSyncOnlyCountCallsAndTime) {
   c.stream = ObservedStream::Legacy; // ignored: cudaMalloc takes no stream
   c.bytes = 99;                  // ignored: not a copy
   recordCall(site, c);
-  EXPECT_EQ(site.calls.load(), 1u);
-  EXPECT_EQ(site.streamCalls.load(), 0u);
-  EXPECT_EQ(site.bytes.load(), 0u);
+  EXPECT_EQ(site.count(Counter::Calls), 1u);
+  EXPECT_EQ(site.count(Counter::StreamCalls), 0u);
+  EXPECT_EQ(site.count(Counter::Bytes), 0u);
 }
 
 // cudaStreamSynchronize(0) waits for the legacy stream: its stream is counted
@@ -65,9 +65,9 @@ TEST(ProbeHandlers, StreamSynchronizeCountsItsStream) {
   own.stream = ObservedStream::Other;
   recordCall(site, legacy);
   recordCall(site, own);
-  EXPECT_EQ(site.calls.load(), 2u);
-  EXPECT_EQ(site.streamCalls.load(), 2u);
-  EXPECT_EQ(site.legacyStream.load(), 1u);
+  EXPECT_EQ(site.count(Counter::Calls), 2u);
+  EXPECT_EQ(site.count(Counter::StreamCalls), 2u);
+  EXPECT_EQ(site.count(Counter::LegacyStream), 1u);
 }
 
 TEST(ProbeHandlers, CallbackThreadCallsKeepTheLastError) {
@@ -79,7 +79,7 @@ TEST(ProbeHandlers, CallbackThreadCallsKeepTheLastError) {
   recordCall(site, c);
   c.result = 0;
   recordCall(site, c);
-  EXPECT_EQ(site.callbackThreadCalls.load(), 2u);
-  EXPECT_EQ(site.callbackThreadErrors.load(), 1u);
+  EXPECT_EQ(site.count(Counter::CallbackThreadCalls), 2u);
+  EXPECT_EQ(site.count(Counter::CallbackThreadErrors), 1u);
   EXPECT_EQ(site.lastCallbackThreadError.load(), 800);
 }

@@ -383,3 +383,28 @@ TEST(Evidence, LibraryFindingsAreJudgedByDefaultStreamObservations) {
   EXPECT_EQ(observationCheckFor("device-sync"), "device-sync");
   EXPECT_EQ(observationCheckFor("no-such-check"), "no-such-check");
 }
+
+// One summing of evidence counts: observations of one line (launcher,
+// several traces) and a finding's evidence add up the same four counts.
+TEST(EvidenceCounts, AccumulateAddsEveryCount) {
+  TraceObservation a, b;
+  a.calls = 3; a.misuses = 1; a.hostTimeUs = 1.5; a.bytes = 10;
+  b.calls = 4; b.misuses = 2; b.hostTimeUs = 2.0; b.bytes = 5;
+  accumulate(a, b);
+  EXPECT_EQ(a.calls, 7u);
+  EXPECT_EQ(a.misuses, 3u);
+  EXPECT_DOUBLE_EQ(a.hostTimeUs, 3.5);
+  EXPECT_EQ(a.bytes, 15u);
+  DynamicEvidence e;
+  accumulate(e, a);
+  accumulate(e, b);
+  EXPECT_EQ(e.calls, 11u);
+  EXPECT_EQ(e.misuses, 5u);
+  EXPECT_DOUBLE_EQ(e.hostTimeUs, 5.5);
+  EXPECT_EQ(e.bytes, 20u);
+  TraceObservation c = b;
+  c.check = "default-stream";
+  addObservationCounts(c, b); // the launcher's and combineTraces' path
+  EXPECT_EQ(c.calls, 8u);
+  EXPECT_EQ(c.bytes, 10u);
+}

@@ -9,10 +9,10 @@ using namespace streamlint::probe;
 namespace {
 RawSite site(const char *api, std::uint64_t calls) {
   RawSite s;
-  s.api = api;
+  s.counts.api = api;
   s.traits = classifyApi(api);
-  s.calls = calls;
-  s.hostNs = calls * 2000;
+  s.counts[Counter::Calls] = calls;
+  s.counts[Counter::HostNs] = calls * 2000;
   return s;
 }
 const TraceObservation *find(const std::vector<TraceObservation> &obs,
@@ -27,11 +27,11 @@ const SourceSite kWhere{"/src/app.cu", 12, "main", false};
 
 TEST(EvidenceBuilder, AsyncCopyFeedsTwoChecks) {
   RawSite s = site("cudaMemcpyAsync_v3020", 4);
-  s.streamCalls = 4;
-  s.legacyStream = 1;
-  s.pageable = 3;
-  s.pinned = 1;
-  s.bytes = 4096;
+  s.counts[Counter::StreamCalls] = 4;
+  s.counts[Counter::LegacyStream] = 1;
+  s.counts[Counter::Pageable] = 3;
+  s.counts[Counter::Pinned] = 1;
+  s.counts[Counter::Bytes] = 4096;
   auto obs = observationsFor(s, kWhere);
   const auto *copy = find(obs, "pageable-memcpy-async");
   ASSERT_TRUE(copy);
@@ -57,7 +57,7 @@ TEST(EvidenceBuilder, AllocationIsAMisuseOnlyWhenChurned) {
   EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 1), kWhere), "alloc-in-loop")->misuses, 0u);
   EXPECT_EQ(find(observationsFor(site("cudaMalloc_v3020", 7), kWhere), "alloc-in-loop")->misuses, 0u);
   RawSite churning = site("cudaMalloc_v3020", 7);
-  churning.churn = 6;
+  churning.counts[Counter::Churn] = 6;
   auto obs = observationsFor(churning, kWhere);
   const auto *o = find(obs, "alloc-in-loop");
   EXPECT_EQ(o->misuses, 6u);
@@ -82,8 +82,8 @@ TEST(EvidenceBuilder, DeviceSyncCountsOnlyDeviceWideWaits) {
                {"cudaMemset_ptds_v7000", 2, 0, 0}};
   for (const Case &c : cases) {
     RawSite s = site(c.api, c.calls);
-    s.streamCalls = (c.legacy || (s.traits & TraitImplicitStream)) ? c.calls : 0;
-    s.legacyStream = c.legacy;
+    s.counts[Counter::StreamCalls] = (c.legacy || (s.traits & TraitImplicitStream)) ? c.calls : 0;
+    s.counts[Counter::LegacyStream] = c.legacy;
     auto obs = observationsFor(s, kWhere);
     const auto *sync = find(obs, "device-sync");
     ASSERT_TRUE(sync) << c.api;
@@ -96,13 +96,13 @@ TEST(EvidenceBuilder, DeviceSyncCountsOnlyDeviceWideWaits) {
 TEST(EvidenceBuilder, SumsCallPathsThatReachOneLine) {
   EvidenceBuilder builder;
   RawSite once = site("cudaMalloc_v3020", 1); // two callers, once each, each
-  once.churn = 1;                              // after its memory was freed
+  once.counts[Counter::Churn] = 1; // after its memory was freed
   builder.add(once, kWhere);
   builder.add(once, kWhere);
   RawSite cb = site("cudaFree_v3020", 1);
-  cb.callbackThreadCalls = 1;
-  cb.callbackThreadErrors = 1;
-  cb.lastCallbackThreadError = 800;
+  cb.counts[Counter::CallbackThreadCalls] = 1;
+  cb.counts[Counter::CallbackThreadErrors] = 1;
+  cb.counts.lastCallbackThreadError = 800;
   builder.add(cb, {"/src/app.cu", 30, "cb", false});
   auto obs = builder.observations();
   const auto *alloc = find(obs, "alloc-in-loop");
