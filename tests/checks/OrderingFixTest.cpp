@@ -100,6 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("alloc-in-loop-hoist.cu", "alloc-in-loop"),
                       std::make_pair("alloc-in-loop-growth.cu", "alloc-in-loop"),
                       std::make_pair("alloc-in-loop-refusals.cu", "alloc-in-loop"),
+                      std::make_pair("alloc-in-loop-declared.cu", "alloc-in-loop"),
                       std::make_pair("pageable-memcpy-async-pinned.cu", "pageable-memcpy-async"),
                       std::make_pair("pageable-memcpy-async-refusals.cu",
                                      "pageable-memcpy-async"),
