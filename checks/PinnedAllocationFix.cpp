@@ -1,4 +1,5 @@
 #include "checks/PinnedAllocationFix.h"
+#include "checks/PinnedMemberFix.h"
 
 #include "checks/PinnedCopyWaits.h"
 
@@ -253,6 +254,16 @@ void markBlocked(PinnedFixPlan &plan, const std::string &why) {
 
 } // namespace
 
+std::optional<std::string> pinnedAllocationSize(const clang::Expr *allocation,
+                                                TranslationUnitContext &context,
+                                                std::string &why) {
+  return allocationSize(allocation, context, why);
+}
+
+std::string argumentReleaser(const clang::FunctionDecl *function, unsigned index) {
+  return mayReleaseArgument(function, index);
+}
+
 /// A call that destroys the CUDA context (and with it all pinned memory).
 const clang::CallExpr *contextReset(clang::ASTContext &ast) {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
@@ -300,7 +311,7 @@ PinnedFixPlan PinnedAllocationFixer::plan(const Provenance &memory,
     return {};
   const clang::VarDecl *var = memory.holder;
   if (!var)
-    return {{}, "the buffer is not held in one pointer variable that the fix could rewrite"};
+    return pinnedMemberFix(context_, provenance_, allocation);
   if (var->hasGlobalStorage() && !llvm::isa<clang::ParmVarDecl>(var))
     return global(var, allocation);
   if (llvm::isa<clang::ParmVarDecl>(var) || var->getParentFunctionOrMethod() != function)

@@ -104,6 +104,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("pageable-memcpy-async-pinned.cu", "pageable-memcpy-async"),
                       std::make_pair("pageable-memcpy-async-refusals.cu",
                                      "pageable-memcpy-async"),
+                      std::make_pair("pageable-memcpy-async-members.cu",
+                                     "pageable-memcpy-async"),
                       std::make_pair("pageable-memcpy-async-reset.cu",
                                      "pageable-memcpy-async")),
     [](const auto &info) {
