@@ -84,7 +84,7 @@ struct InList {
   explicit InList(size_t n) : h((float *)malloc(n)) {}
   ~InList() { free(h); }
   void send(float *d, cudaStream_t s) {
-    cudaMemcpyAsync(d, h, 64, cudaMemcpyHostToDevice, s); // no fix: 'h' is set in a constructor's initializer list
+    cudaMemcpyAsync(d, h, 64, cudaMemcpyHostToDevice, s); // no fix: the buffer is not held in one pointer variable or member that the fix could rewrite
     cudaStreamSynchronize(s);
   }
 };
