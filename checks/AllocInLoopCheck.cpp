@@ -127,12 +127,17 @@ void AllocInLoopCheck::checkCall(const reach::CallSite &site) {
 }
 
 /// The hoist or growth fix first (the preferred one), then the
-/// stream-ordered suggestion; a note says why there is no fix.
+/// stream-ordered suggestion; a note says why there is no fix. The buffers
+/// of one loop whose fixes apply move in one fix, the same on each of their
+/// findings (--fix applies identical edits once): separate fixes would each
+/// insert before and after the loop, at the same offsets, and conflict.
 void AllocInLoopCheck::addFixes(const reach::CallSite &alloc, Finding &finding) const {
   std::string why;
   const reach::CallSite *free = matchingFree(alloc, why);
   if (free) {
     LoopAllocationFix planned = planLoopAllocationFix(context(), *reach_, alloc, *free);
+    if (planned.fix && planned.fix->applicable)
+      planned.fix = combinedLoopFix(loopFixes(alloc.loops.front()));
     if (planned.fix)
       finding.fixes.push_back(std::move(*planned.fix));
     why = planned.refusal;
@@ -142,6 +147,30 @@ void AllocInLoopCheck::addFixes(const reach::CallSite &alloc, Finding &finding) 
   if (!why.empty())
     finding.related.push_back({context().point(alloc.expr->getBeginLoc()),
                                "no fix moves this allocation out of the loop: " + why});
+}
+
+/// The applicable fixes of the buffers allocated and freed in `loop`'s own
+/// iterations, in source order.
+std::vector<FixIt> AllocInLoopCheck::loopFixes(const clang::Stmt *loop) const {
+  std::vector<const reach::CallSite *> allocations;
+  for (const reach::CallSite *site : reach_->callsInLoop(loop))
+    if (!site->loops.empty() && site->loops.front() == loop &&
+        (kindsOf(*site) & reach::Allocates))
+      allocations.push_back(site);
+  llvm::sort(allocations, [&](const reach::CallSite *a, const reach::CallSite *b) {
+    return context().sources().isBeforeInTranslationUnit(a->expr->getBeginLoc(),
+                                                         b->expr->getBeginLoc());
+  });
+  std::vector<FixIt> fixes;
+  for (const reach::CallSite *site : allocations) {
+    std::string unused;
+    if (const reach::CallSite *free = matchingFree(*site, unused)) {
+      LoopAllocationFix planned = planLoopAllocationFix(context(), *reach_, *site, *free);
+      if (planned.fix && planned.fix->applicable)
+        fixes.push_back(std::move(*planned.fix));
+    }
+  }
+  return fixes;
 }
 
 const reach::CallSite *AllocInLoopCheck::matchingFree(const reach::CallSite &alloc,

@@ -2,6 +2,7 @@
 // alloc-in-loop: cudaMalloc/cudaFree and friends in a loop that allocates and
 // frees every iteration, directly or through calls in any TU.
 
+#include "checks/AllocInLoopFix.h"
 #include "checks/Check.h"
 
 #include "analyzer/reach/TranslationUnitReach.h"
@@ -26,6 +27,8 @@ private:
   /// The free matching `alloc` in the same iteration, or nullptr and why.
   const reach::CallSite *matchingFree(const reach::CallSite &alloc, std::string &why) const;
   void addFixes(const reach::CallSite &alloc, Finding &finding) const;
+  /// The applicable fixes of `loop`'s buffers, in source order.
+  std::vector<FixIt> loopFixes(const clang::Stmt *loop) const;
   std::optional<FixIt> asyncFix(const reach::CallSite &alloc,
                                 const reach::CallSite &free) const;
 

@@ -11,6 +11,9 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 
+#include <cctype>
+#include <tuple>
+
 namespace streamlint {
 namespace {
 
@@ -202,6 +205,7 @@ struct Shape {
   const clang::Stmt *loop, *allocStmt, *freeStmt;
   const clang::VarDecl *buffer;
   StatementText allocText, freeText;
+  std::optional<StatementText> declText; // the buffer's declaration, in the loop body
   clang::SourceLocation loopBegin, loopEnd; // file locations; loopEnd after ';' of do-while
   std::string indent;
 };
@@ -223,12 +227,25 @@ bool addEdits(TranslationUnitContext &context, FixIt &fix,
   return true;
 }
 
+/// The declaration moved before the loop, and its line removed.
+std::string movedDeclaration(TranslationUnitContext &context, const Shape &s, FixIt &fix) {
+  if (!s.declText)
+    return "";
+  std::optional<TextEdit> removal = editAt(context, s.declText->lineBegin, s.declText->lineEnd, "");
+  if (!removal)
+    return "";
+  fix.edits.push_back(std::move(*removal));
+  return s.declText->text + "\n" + s.indent;
+}
+
 std::optional<FixIt> hoistEdits(TranslationUnitContext &context, const Shape &s) {
   FixIt fix;
-  fix.description = "allocate '" + s.buffer->getNameAsString() +
+  fix.description = std::string(s.declText ? "declare and allocate '" : "allocate '") +
+                    s.buffer->getNameAsString() +
                     "' once before the loop and free it after the loop";
+  std::string declaration = movedDeclaration(context, s, fix);
   if (!addEdits(context, fix,
-                {{s.loopBegin, s.loopBegin, s.allocText.text + "\n" + s.indent},
+                {{s.loopBegin, s.loopBegin, declaration + s.allocText.text + "\n" + s.indent},
                  {s.allocText.lineBegin, s.allocText.lineEnd, ""},
                  {s.freeText.lineBegin, s.freeText.lineEnd, ""},
                  {s.loopEnd, s.loopEnd, "\n" + s.indent + s.freeText.text}}))
@@ -246,11 +263,13 @@ std::optional<FixIt> growthEdits(TranslationUnitContext &context, const Shape &s
                             s.freeText.text + "\n" + in + step + s.allocText.text + "\n" +
                             in + step + capacity + " = " + grown + ";\n" + in + "}\n";
   FixIt fix;
+  std::string declaration = movedDeclaration(context, s, fix);
   fix.description = "reuse '" + s.buffer->getNameAsString() +
                     "' across iterations: allocate only when a larger size is needed "
                     "(capacity in '" + capacity + "') and free it after the loop";
   if (!addEdits(context, fix,
-                {{s.loopBegin, s.loopBegin, "size_t " + capacity + " = 0;\n" + s.indent},
+                {{s.loopBegin, s.loopBegin,
+                  declaration + "size_t " + capacity + " = 0;\n" + s.indent},
                  {s.allocText.lineBegin, s.allocText.lineEnd, replacement},
                  {s.freeText.lineBegin, s.freeText.lineEnd, ""},
                  {s.loopEnd, s.loopEnd,
@@ -291,19 +310,31 @@ LoopAllocationFix planLoopAllocationFix(TranslationUnitContext &context,
   s.loop = alloc.loops.front();
   s.buffer = loopBufferVariable(alloc.call->getArg(0), true);
   const clang::FunctionDecl *function = alloc.caller;
-  if (s.buffer->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(s.buffer) &&
-      !sm.isBeforeInTranslationUnit(s.buffer->getLocation(), s.loop->getBeginLoc()))
-    return refuse("'" + s.buffer->getNameAsString() +
-                  "' is declared inside the loop; the fix does not move declarations");
+  bool declaredInside = s.buffer->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(s.buffer) &&
+                        !sm.isBeforeInTranslationUnit(s.buffer->getLocation(), s.loop->getBeginLoc());
   if (!function || !function->hasBody() || !s.buffer->hasLocalStorage() ||
-      llvm::isa<clang::ParmVarDecl>(s.buffer) ||
-      !sm.isBeforeInTranslationUnit(s.buffer->getLocation(), s.loop->getBeginLoc()))
+      llvm::isa<clang::ParmVarDecl>(s.buffer))
     return refuse("'" + s.buffer->getNameAsString() +
-                  "' is not a local variable declared before the loop");
+                  "' is not a local variable declared before the loop or in its body");
+  const clang::Stmt *loopParent = parentStatement(ast, s.loop);
+  if (!loopParent || !llvm::isa<clang::CompoundStmt>(loopParent))
+    return refuse("the loop is not a statement of a { } block (it is the body of an if, "
+                  "another loop or a label), so nothing can be placed before it");
   std::string why;
   s.allocStmt = movableStatement(ast, alloc.call, s.loop, why);
   if (!s.allocStmt)
     return refuse("the allocation cannot move: " + why);
+  if (declaredInside) {
+    const clang::Stmt *declaration = nullptr;
+    why = declarationProblem(ast, s.buffer, s.loop, s.allocStmt, function, declaration);
+    if (!why.empty())
+      return refuse("'" + s.buffer->getNameAsString() +
+                    "' is declared inside the loop and its declaration cannot move: " + why);
+    s.declText = statementText(declaration, ast);
+    if (!s.declText)
+      return refuse("'" + s.buffer->getNameAsString() +
+                    "' is declared inside the loop on a line shared with other code");
+  }
   s.freeStmt = movableStatement(ast, free.call, s.loop, why);
   if (!s.freeStmt)
     return refuse("the free cannot move: " + why);
@@ -365,6 +396,8 @@ LoopAllocationFix planLoopAllocationFix(TranslationUnitContext &context,
   }
   if (!result.fix)
     return refuse("the allocation or the free is written by a macro");
+  llvm::sort(result.fix->edits,
+             [](const TextEdit &x, const TextEdit &y) { return x.offset < y.offset; });
   std::string problem = lifetimeProblem(context, {s.loop, s.allocStmt, s.freeStmt, s.buffer, s.loopEnd}, function);
   if (problem.empty())
     problem = implicitWaitProblem(context, reach, alloc, free);
@@ -373,6 +406,29 @@ LoopAllocationFix planLoopAllocationFix(TranslationUnitContext &context,
     result.fix->description += "; not applied by --fix: " + problem;
   }
   return result;
+}
+
+FixIt combinedLoopFix(llvm::ArrayRef<FixIt> fixes) {
+  FixIt combined;
+  for (const FixIt &fix : fixes) {
+    std::string description = fix.description;
+    if (!combined.description.empty())
+      description[0] = char(std::tolower(description[0]));
+    combined.description += (combined.description.empty() ? "" : "; ") + description;
+    for (const TextEdit &edit : fix.edits) {
+      auto same = llvm::find_if(combined.edits, [&](const TextEdit &e) {
+        return e.length == 0 && edit.length == 0 && e.offset == edit.offset && e.file == edit.file;
+      });
+      if (same != combined.edits.end())
+        same->replacement += edit.replacement; // before or after the loop, in order
+      else
+        combined.edits.push_back(edit);
+    }
+  }
+  llvm::sort(combined.edits, [](const TextEdit &a, const TextEdit &b) {
+    return std::tie(a.file, a.offset, a.length) < std::tie(b.file, b.offset, b.length);
+  });
+  return combined;
 }
 
 } // namespace streamlint

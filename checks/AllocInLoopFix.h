@@ -32,6 +32,12 @@ LoopAllocationFix planLoopAllocationFix(TranslationUnitContext &context,
                                         const reach::CallSite &alloc,
                                         const reach::CallSite &free);
 
+/// One fix for several buffers of one loop: their edits, with the
+/// insertions before and after the loop joined in the order given. Each
+/// buffer's fix stays valid when the others move too: only explicit waits
+/// count for implicitWaitProblem, never another buffer's free.
+FixIt combinedLoopFix(llvm::ArrayRef<FixIt> fixes);
+
 /// `&p` / `(void **)&p` (allocations, addressOf) or `p` (frees) -> p.
 const clang::VarDecl *loopBufferVariable(const clang::Expr *argument, bool addressOf);
 

@@ -207,6 +207,80 @@ std::string lifetimeProblem(TranslationUnitContext &context, const LoopBuffer &s
   return "";
 }
 
+namespace {
+
+/// Declarations named `name` other than `buffer`, and references to them,
+/// in `function`: after the move, `buffer` would be in scope where they are.
+struct SameName : clang::RecursiveASTVisitor<SameName> {
+  const clang::VarDecl *buffer;
+  const clang::Stmt *found = nullptr;
+  const clang::Decl *foundDecl = nullptr;
+  bool same(const clang::NamedDecl *d) const {
+    return d != buffer && d->getIdentifier() && d->getName() == buffer->getName();
+  }
+  bool VisitNamedDecl(clang::NamedDecl *d) {
+    if (!foundDecl && same(d))
+      foundDecl = d;
+    return true;
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr *r) {
+    if (!found && same(r->getDecl()))
+      found = r;
+    return true;
+  }
+};
+
+/// The first reference to `buffer` in `body` before `allocStmt` begins.
+struct UseBefore : clang::RecursiveASTVisitor<UseBefore> {
+  const clang::VarDecl *buffer;
+  clang::SourceLocation limit;
+  const clang::SourceManager &sm;
+  const clang::Stmt *found = nullptr;
+  UseBefore(const clang::VarDecl *b, clang::SourceLocation l, const clang::SourceManager &s)
+      : buffer(b), limit(l), sm(s) {}
+  bool VisitDeclRefExpr(clang::DeclRefExpr *r) {
+    if (!found && r->getDecl() == buffer && sm.isBeforeInTranslationUnit(r->getBeginLoc(), limit))
+      found = r;
+    return true;
+  }
+};
+
+} // namespace
+
+std::string declarationProblem(clang::ASTContext &ast, const clang::VarDecl *buffer,
+                               const clang::Stmt *loop, const clang::Stmt *allocStmt,
+                               const clang::FunctionDecl *function,
+                               const clang::Stmt *&declaration) {
+  const clang::SourceManager &sm = ast.getSourceManager();
+  clang::DynTypedNodeList parents = ast.getParents(*buffer);
+  const auto *stmt = parents.empty() ? nullptr : parents[0].get<clang::DeclStmt>();
+  if (!stmt || parentStatement(ast, stmt) != loopBodyOf(loop))
+    return "it is not declared by a statement of the loop's { } body";
+  if (!stmt->isSingleDecl())
+    return "its declaration declares other variables too";
+  if (!buffer->getType()->isPointerType())
+    return "it is not a plain pointer";
+  if (const clang::Expr *init = buffer->getInit())
+    if (!init->isNullPointerConstant(ast, clang::Expr::NPC_ValueDependentIsNotNull))
+      return "it is initialized with a value other than a null pointer";
+  UseBefore before(buffer, allocStmt->getBeginLoc(), sm);
+  before.TraverseStmt(const_cast<clang::Stmt *>(loopBodyOf(loop)));
+  if (before.found)
+    return "it is used before the allocation in the loop body (line " +
+           std::to_string(lineOf(sm, before.found->getBeginLoc())) + ")";
+  SameName other;
+  other.buffer = buffer;
+  other.TraverseDecl(const_cast<clang::FunctionDecl *>(function));
+  if (other.foundDecl || other.found)
+    return "another '" + buffer->getNameAsString() + "' is " +
+           (other.foundDecl ? "declared" : "used") + " in '" + function->getNameAsString() +
+           "' (line " +
+           std::to_string(lineOf(sm, other.foundDecl ? other.foundDecl->getLocation()
+                                                     : other.found->getBeginLoc())) +
+           "), which the moved declaration could hide or clash with";
+  declaration = stmt;
+  return "";
+}
 
 const clang::Stmt *leavingJump(const clang::Stmt *stmt) { return jumpsIn(stmt).breakOrContinue; }
 

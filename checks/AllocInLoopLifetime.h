@@ -30,6 +30,14 @@ const clang::Stmt *leavingJump(const clang::Stmt *stmt);
 const clang::Stmt *otherWrite(const clang::SourceManager &sm, const clang::VarDecl *buffer,
                               const clang::Stmt *loop, const clang::Stmt *skipped);
 
+/// `buffer` is declared in `loop`'s body; the fix moves that declaration
+/// before the loop with the allocation. Why it cannot ("it is initialized
+/// with a value"), or "" and its statement in `declaration`.
+std::string declarationProblem(clang::ASTContext &ast, const clang::VarDecl *buffer,
+                               const clang::Stmt *loop, const clang::Stmt *allocStmt,
+                               const clang::FunctionDecl *function,
+                               const clang::Stmt *&declaration);
+
 const clang::Stmt *loopBodyOf(const clang::Stmt *loop);
 /// The statement holding `stmt` (through a VarDecl's DeclStmt), or nullptr.
 const clang::Stmt *parentStatement(clang::ASTContext &ast, const clang::Stmt *stmt);

@@ -122,31 +122,42 @@ void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &
   reach.defer(std::move(pending));
 }
 
-std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() {
-  const clang::SourceManager &sm = context().sources();
-  auto userFunction = [&](const clang::FunctionDecl &function) {
-    if (sm.isInSystemHeader(function.getLocation()) ||
-        !hasFollowedParameter(function, context().ast()))
-      return false;
-    const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function);
-    return !(method && method->isVirtual());
-  };
-  std::vector<reach::PassedMemory> passed;
-  for (const clang::FunctionDecl *function : provenance_.addressTaken()) {
-    std::string usr = userFunction(*function) ? parameterKey(*function) : "";
+namespace {
+
+/// The whole-program key of a user function whose pointer or value-reference
+/// parameters the callers decide; "" for system headers, virtual methods and
+/// functions without such parameters.
+std::string followedFunctionKey(const clang::FunctionDecl &function,
+                                TranslationUnitContext &context) {
+  if (context.sources().isInSystemHeader(function.getLocation()) ||
+      !hasFollowedParameter(function, context.ast()))
+    return "";
+  const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function);
+  return method && method->isVirtual() ? "" : parameterKey(function);
+}
+
+/// Functions whose address is taken: callers the whole program cannot see.
+void recordAddressTaken(TranslationUnitContext &context, PointerProvenance &provenance,
+                        std::vector<reach::PassedMemory> &passed) {
+  for (const clang::FunctionDecl *function : provenance.addressTaken()) {
+    std::string usr = followedFunctionKey(*function, context);
     if (usr.empty())
       continue;
     reach::PassedMemory taken;
     taken.callee = std::move(usr);
-    taken.call = context().point(function->getLocation());
+    taken.call = context.point(function->getLocation());
     passed.push_back(std::move(taken));
   }
-  // Functions that pin what they receive: cudaHostRegister(parameter).
-  for (const clang::CallExpr *registration : provenance_.registrations()) {
+}
+
+/// Functions that pin what they receive: cudaHostRegister(parameter).
+void recordRegisteredParameters(TranslationUnitContext &context, PointerProvenance &provenance,
+                                std::vector<reach::PassedMemory> &passed) {
+  for (const clang::CallExpr *registration : provenance.registrations()) {
     if (registration->getNumArgs() < 1)
       continue;
-    Provenance memory = provenance_.of(registration->getArg(0), registration,
-                                       context().enclosingFunction(*registration));
+    Provenance memory = provenance.of(registration->getArg(0), registration,
+                                      context.enclosingFunction(*registration));
     const clang::ParmVarDecl *parm = memory.parameterOf;
     const auto *function =
         parm ? llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext()) : nullptr;
@@ -157,15 +168,56 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
     registers.callee = std::move(usr);
     registers.parameter = static_cast<int>(parm->getFunctionScopeIndex());
     registers.kind = "registers";
-    registers.call = context().point(registration->getBeginLoc());
+    registers.call = context.point(registration->getBeginLoc());
     passed.push_back(std::move(registers));
   }
-  for (const auto &[callee, calls] : provenance_.callsByCallee()) {
-    std::string usr = userFunction(*callee) ? parameterKey(*callee) : "";
+}
+
+/// What `call` passes for `parm` of the function keyed `usr`: the memory's
+/// kind and origin, or the caller's own parameter it forwards. Nothing for
+/// nullptr, which says nothing about the memory.
+std::optional<reach::PassedMemory>
+passedArgument(TranslationUnitContext &context, PointerProvenance &provenance,
+               const clang::CallExpr *call, const clang::FunctionDecl *caller,
+               const clang::ParmVarDecl *parm, unsigned argument, const std::string &usr) {
+  // A reference parameter: the memory the argument itself lives in.
+  Provenance memory = parm->getType()->isReferenceType()
+                          ? provenance.storage(call->getArg(argument), call, caller)
+                          : provenance.of(call->getArg(argument), call, caller);
+  if (memory.kind == MemoryKind::Null)
+    return std::nullopt;
+  reach::PassedMemory arg;
+  arg.callee = usr;
+  arg.parameter = static_cast<int>(parm->getFunctionScopeIndex());
+  arg.call = context.point(call->getBeginLoc());
+  arg.callerName = caller ? reach::functionName(*caller, context) : "global scope";
+  const clang::ParmVarDecl *forwarded = memory.parameterOf;
+  const auto *forwarder =
+      forwarded ? llvm::dyn_cast<clang::FunctionDecl>(forwarded->getDeclContext()) : nullptr;
+  if (forwarder) {
+    arg.forwardsTo = parameterKey(*forwarder);
+    arg.forwardsParameter = static_cast<int>(forwarded->getFunctionScopeIndex());
+  }
+  if (arg.forwardsTo.empty()) {
+    arg.kind = kindName(memory.kind);
+    arg.origin = memory.origin;
+    if (memory.location.isValid())
+      arg.location = context.point(memory.location);
+    arg.allocated = memory.allocation != nullptr;
+  }
+  return arg;
+}
+
+/// What each call of a user function passes for its followed parameters.
+void recordCallArguments(TranslationUnitContext &context, PointerProvenance &provenance,
+                         std::vector<reach::PassedMemory> &passed) {
+  const clang::SourceManager &sm = context.sources();
+  for (const auto &[callee, calls] : provenance.callsByCallee()) {
+    std::string usr = followedFunctionKey(*callee, context);
     if (usr.empty())
       continue;
     for (const clang::CallExpr *call : calls) {
-      const clang::FunctionDecl *caller = context().enclosingFunction(*call);
+      const clang::FunctionDecl *caller = context.enclosingFunction(*call);
       if (sm.isInSystemHeader(call->getBeginLoc()) || (caller && caller->isDependentContext()))
         continue;
       // An operator that is a member takes its object as argument 0.
@@ -173,37 +225,23 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
                        llvm::isa<clang::CXXMethodDecl>(callee);
       for (const clang::ParmVarDecl *parm : callee->parameters()) {
         unsigned argument = parm->getFunctionScopeIndex() + shift;
-        if (!followedParameter(*parm, context().ast()) || argument >= call->getNumArgs())
+        if (!followedParameter(*parm, context.ast()) || argument >= call->getNumArgs())
           continue;
-        // A reference parameter: the memory the argument itself lives in.
-        Provenance memory = parm->getType()->isReferenceType()
-                                ? provenance_.storage(call->getArg(argument), call, caller)
-                                : provenance_.of(call->getArg(argument), call, caller);
-        if (memory.kind == MemoryKind::Null)
-          continue; // nullptr passed: says nothing about the memory
-        reach::PassedMemory arg;
-        arg.callee = usr;
-        arg.parameter = static_cast<int>(parm->getFunctionScopeIndex());
-        arg.call = context().point(call->getBeginLoc());
-        arg.callerName = caller ? reach::functionName(*caller, context()) : "global scope";
-        const clang::ParmVarDecl *forwarded = memory.parameterOf;
-        const auto *forwarder =
-            forwarded ? llvm::dyn_cast<clang::FunctionDecl>(forwarded->getDeclContext()) : nullptr;
-        if (forwarder) {
-          arg.forwardsTo = parameterKey(*forwarder);
-          arg.forwardsParameter = static_cast<int>(forwarded->getFunctionScopeIndex());
-        }
-        if (arg.forwardsTo.empty()) {
-          arg.kind = kindName(memory.kind);
-          arg.origin = memory.origin;
-          if (memory.location.isValid())
-            arg.location = context().point(memory.location);
-          arg.allocated = memory.allocation != nullptr;
-        }
-        passed.push_back(std::move(arg));
+        if (std::optional<reach::PassedMemory> arg =
+                passedArgument(context, provenance, call, caller, parm, argument, usr))
+          passed.push_back(std::move(*arg));
       }
     }
   }
+}
+
+} // namespace
+
+std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() {
+  std::vector<reach::PassedMemory> passed;
+  recordAddressTaken(context(), provenance_, passed);
+  recordRegisteredParameters(context(), provenance_, passed);
+  recordCallArguments(context(), provenance_, passed);
   return passed;
 }
 

@@ -1,4 +1,5 @@
 #include "checks/PinnedAllocationFix.h"
+#include "checks/PinnedMemberFix.h"
 
 #include "checks/PinnedCopyWaits.h"
 
@@ -253,6 +254,16 @@ void markBlocked(PinnedFixPlan &plan, const std::string &why) {
 
 } // namespace
 
+std::optional<std::string> pinnedAllocationSize(const clang::Expr *allocation,
+                                                TranslationUnitContext &context,
+                                                std::string &why) {
+  return allocationSize(allocation, context, why);
+}
+
+std::string argumentReleaser(const clang::FunctionDecl *function, unsigned index) {
+  return mayReleaseArgument(function, index);
+}
+
 /// A call that destroys the CUDA context (and with it all pinned memory).
 const clang::CallExpr *contextReset(clang::ASTContext &ast) {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
@@ -300,7 +311,7 @@ PinnedFixPlan PinnedAllocationFixer::plan(const Provenance &memory,
     return {};
   const clang::VarDecl *var = memory.holder;
   if (!var)
-    return {{}, "the buffer is not held in one pointer variable that the fix could rewrite"};
+    return pinnedMemberFix(context_, provenance_, allocation);
   if (var->hasGlobalStorage() && !llvm::isa<clang::ParmVarDecl>(var))
     return global(var, allocation);
   if (llvm::isa<clang::ParmVarDecl>(var) || var->getParentFunctionOrMethod() != function)
@@ -367,66 +378,120 @@ PinnedFixPlan PinnedAllocationFixer::global(const clang::VarDecl *var,
   return plan;
 }
 
+namespace {
+
+/// Why code this fix cannot see may call `wrapperFunction` ("" when every
+/// call is in this TU).
+std::string unseenCallers(const clang::FunctionDecl *wrapperFunction,
+                          PointerProvenance &provenance) {
+  std::string name = quoted(wrapperFunction);
+  if (wrapperFunction->isExternallyVisible())
+    return "it is allocated by " + name + ", which code in other files could also "
+           "call (make it static to let the fix see every caller)";
+  if (provenance.addressTaken().contains(wrapperFunction->getCanonicalDecl()))
+    return "the address of " + name + " is taken: not every caller is known";
+  return "";
+}
+
+/// The `return` statement of a block that returns `allocation` itself (casts
+/// and parentheses aside); null when the wrapper does anything else with it.
+const clang::ReturnStmt *returnOfAllocation(const clang::Expr *allocation,
+                                            clang::ASTContext &ast) {
+  clang::DynTypedNodeList parents = ast.getParents(*allocation);
+  const clang::Stmt *up = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+  while (up && llvm::isa<clang::CastExpr, clang::ParenExpr>(up)) {
+    parents = ast.getParents(*up);
+    up = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+  }
+  const auto *ret = llvm::dyn_cast_or_null<clang::ReturnStmt>(up);
+  if (!ret)
+    return nullptr;
+  clang::DynTypedNodeList retParents = ast.getParents(*ret);
+  return !retParents.empty() && retParents[0].get<clang::CompoundStmt>() ? ret : nullptr;
+}
+
+/// `return (T *)malloc(size);` -> `void *pinned = nullptr;
+/// cudaMallocHost(&pinned, size); return (T *)pinned;`. "" when done, else
+/// why not.
+std::string pinReturnedAllocation(Edits &edits, const clang::ReturnStmt *ret,
+                                  const clang::FunctionDecl *wrapperFunction,
+                                  const std::string &size, TranslationUnitContext &context) {
+  std::string name = quoted(wrapperFunction);
+  for (const clang::ParmVarDecl *parm : wrapperFunction->parameters())
+    if (parm->getName() == "pinned")
+      return "the wrapper " + name + " has a parameter named 'pinned'";
+  std::string type =
+      wrapperFunction->getReturnType().getAsString(context.ast().getPrintingPolicy());
+  std::string indent = indentOf(ret->getBeginLoc(), context.sources());
+  if (!edits.tokens(ret, "void *pinned = nullptr;\n" + indent + "cudaMallocHost(&pinned, " +
+                             size + ");\n" + indent + "return (" + type + ")pinned"))
+    return "the wrapper " + name + " is written by a macro";
+  return "";
+}
+
+/// What freeing every caller's buffer with cudaFreeHost found: why the fix
+/// cannot apply (`refused`), or why --fix would risk it (`waitProblem`).
+struct CallerFrees {
+  std::string refused, waitProblem;
+};
+
+/// Each call of the wrapper (`name`) stores its result in a local variable
+/// of its caller, which frees it there: those frees become cudaFreeHost.
+CallerFrees freeInEveryCaller(Edits &edits, const std::vector<const clang::CallExpr *> &calls,
+                              const std::string &name, TranslationUnitContext &context,
+                              PointerProvenance &provenance) {
+  CallerFrees result;
+  for (const clang::CallExpr *call : calls) {
+    const clang::FunctionDecl *caller = context.enclosingFunction(*call);
+    const clang::VarDecl *holder = resultHolder(context, call);
+    if (!caller || !holder)
+      return {"a call of " + name + " does not store its result in a local variable", ""};
+    Uses uses(holder, false);
+    uses.TraverseStmt(caller->getBody());
+    if (!uses.unsafe.empty())
+      return {uses.unsafe, ""};
+    if (uses.frees.empty() || !edits.frees(uses.frees))
+      return {"the buffer " + quoted(holder) + " gets from " + name + " is not freed in " +
+                  quoted(caller),
+              ""};
+    if (result.waitProblem.empty())
+      result.waitProblem =
+          copyWaitProblem(context, provenance, holder, {caller}, /*local=*/true);
+  }
+  return result;
+}
+
+} // namespace
+
 /// `T *wrap(n) { return (T *)malloc(n); }`, static and called only in this
 /// TU, each result held by a local variable of its caller.
 PinnedFixPlan PinnedAllocationFixer::wrapper(const clang::Expr *allocation,
                                              const clang::FunctionDecl *wrapperFunction) {
   std::string name = quoted(wrapperFunction);
-  if (wrapperFunction->isExternallyVisible())
-    return {{}, "it is allocated by " + name + ", which code in other files could also "
-                "call (make it static to let the fix see every caller)"};
-  if (provenance_.addressTaken().contains(wrapperFunction->getCanonicalDecl()))
-    return {{}, "the address of " + name + " is taken: not every caller is known"};
+  if (std::string unseen = unseenCallers(wrapperFunction, provenance_); !unseen.empty())
+    return {{}, unseen};
   std::string why;
   std::optional<std::string> size = allocationSize(allocation, context_, why);
   if (!size || !llvm::isa<clang::CallExpr>(allocation))
     return {{}, size ? "the wrapper " + name + " does not call malloc" : why};
-  clang::DynTypedNodeList parents = context_.ast().getParents(*allocation);
-  const clang::Stmt *up = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
-  while (up && llvm::isa<clang::CastExpr, clang::ParenExpr>(up)) {
-    parents = context_.ast().getParents(*up);
-    up = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
-  }
-  const auto *ret = llvm::dyn_cast_or_null<clang::ReturnStmt>(up);
-  clang::DynTypedNodeList retParents =
-      ret ? context_.ast().getParents(*ret) : clang::DynTypedNodeList(clang::DynTypedNode());
-  if (!ret || retParents.empty() || !retParents[0].get<clang::CompoundStmt>())
+  const clang::ReturnStmt *ret = returnOfAllocation(allocation, context_.ast());
+  if (!ret)
     return {{}, "the wrapper " + name + " does not return malloc's result directly"};
 
   PinnedFixPlan plan{newFix(wrapperFunction->getNameAsString() + "'s buffers"), ""};
   plan.fix->description = "allocate the buffers " + name +
                           " returns with cudaMallocHost and free them with cudaFreeHost";
   Edits edits(context_, *plan.fix);
-  for (const clang::ParmVarDecl *parm : wrapperFunction->parameters())
-    if (parm->getName() == "pinned")
-      return {{}, "the wrapper " + name + " has a parameter named 'pinned'"};
-  std::string type =
-      wrapperFunction->getReturnType().getAsString(context_.ast().getPrintingPolicy());
-  std::string indent = indentOf(ret->getBeginLoc(), context_.sources());
-  if (!edits.tokens(ret, "void *pinned = nullptr;\n" + indent + "cudaMallocHost(&pinned, " +
-                             *size + ");\n" + indent + "return (" + type + ")pinned"))
-    return {{}, "the wrapper " + name + " is written by a macro"};
+  if (std::string refused = pinReturnedAllocation(edits, ret, wrapperFunction, *size, context_);
+      !refused.empty())
+    return {{}, refused};
   auto calls = provenance_.callsByCallee().find(wrapperFunction->getCanonicalDecl());
   if (calls == provenance_.callsByCallee().end())
     return {};
-  std::string blocked;
-  for (const clang::CallExpr *call : calls->second) {
-    const clang::FunctionDecl *caller = context_.enclosingFunction(*call);
-    const clang::VarDecl *holder = resultHolder(context_, call);
-    if (!caller || !holder) {
-      return {{}, "a call of " + name + " does not store its result in a local variable"};
-    }
-    Uses uses(holder, false);
-    uses.TraverseStmt(caller->getBody());
-    if (!uses.unsafe.empty())
-      return {{}, uses.unsafe};
-    if (uses.frees.empty() || !edits.frees(uses.frees))
-      return {{}, "the buffer " + quoted(holder) + " gets from " + name +
-                      " is not freed in " + quoted(caller)};
-    if (blocked.empty())
-      blocked = copyWaitProblem(context_, provenance_, holder, {caller}, /*local=*/true);
-  }
-  markBlocked(plan, blocked);
+  CallerFrees frees = freeInEveryCaller(edits, calls->second, name, context_, provenance_);
+  if (!frees.refused.empty())
+    return {{}, frees.refused};
+  markBlocked(plan, frees.waitProblem);
   return plan;
 }
 

@@ -24,6 +24,15 @@ const clang::Expr *stripCasts(const clang::Expr *e);
 /// Whether `e`, casts aside, names `var`.
 bool refersTo(const clang::Expr *e, const clang::VarDecl *var);
 
+/// The size in bytes of malloc(n) / new T[n] as text; nullopt (with why)
+/// for other allocations.
+std::optional<std::string> pinnedAllocationSize(const clang::Expr *allocation,
+                                                TranslationUnitContext &context,
+                                                std::string &why);
+/// Why `function`, receiving the buffer as argument `index`, may free or
+/// keep it ("'f' is not defined in this file and could free it"), or "".
+std::string argumentReleaser(const clang::FunctionDecl *function, unsigned index);
+
 /// The fix, or what blocks it (a sentence, "" when the memory is not a
 /// malloc/new[] buffer at all).
 struct PinnedFixPlan {

@@ -16,11 +16,15 @@ namespace {
 
 enum class Flow { Clean, Waited, Blocked };
 
-bool mentions(const clang::Stmt *stmt, const clang::VarDecl *var) {
+/// Whether `stmt` names `var` (a variable, or a member of any object).
+bool mentions(const clang::Stmt *stmt, const clang::ValueDecl *var) {
   if (!stmt)
     return false;
   if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt))
     if (ref->getDecl() == var)
+      return true;
+  if (const auto *member = llvm::dyn_cast<clang::MemberExpr>(stmt))
+    if (member->getMemberDecl() == var)
       return true;
   for (const clang::Stmt *child : stmt->children())
     if (mentions(child, var))
@@ -74,7 +78,7 @@ bool isStatusCheck(const clang::CallExpr *call, const clang::FunctionDecl *calle
 class Scanner {
 public:
   Scanner(TranslationUnitContext &context, PointerProvenance &provenance,
-          const clang::VarDecl *buffer, const clang::FunctionDecl *function, bool local)
+          const clang::ValueDecl *buffer, const clang::FunctionDecl *function, bool local)
       : context_(context), provenance_(provenance), buffer_(buffer), function_(function),
         local_(local) {}
 
@@ -215,6 +219,9 @@ private:
     if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
       if (ref->getDecl() == buffer_)
         return block(e, "the host uses '" + buffer_->getNameAsString() + "'");
+    if (const auto *member = llvm::dyn_cast<clang::MemberExpr>(e))
+      if (member->getMemberDecl() == buffer_)
+        return block(e, "the host uses '" + buffer_->getNameAsString() + "'");
     for (const clang::Stmt *child : e->children())
       if (const auto *sub = llvm::dyn_cast_or_null<clang::Expr>(child))
         if (Flow flow = expression(sub); flow != Flow::Clean)
@@ -229,6 +236,8 @@ private:
       return block(at, "the host uses '" + buffer_->getNameAsString() + "'");
     if (!pointer->getType()->isPointerType())
       return Flow::Clean; // arrays by value, iterators: expression() looks inside
+    if (llvm::isa<clang::CXXThisExpr>(pointer->IgnoreParenImpCasts()))
+      return Flow::Clean; // the object's own members: host memory of the object
     Provenance memory = provenance_.of(pointer, at, function_);
     if (memory.kind == MemoryKind::Pageable)
       return Flow::Clean;
@@ -302,7 +311,7 @@ public:
 private:
   TranslationUnitContext &context_;
   PointerProvenance &provenance_;
-  const clang::VarDecl *buffer_;
+  const clang::ValueDecl *buffer_;
   const clang::FunctionDecl *function_;
   bool local_;
   const clang::CallExpr *copy_ = nullptr;
@@ -311,9 +320,9 @@ private:
 
 /// The async copies with a host side in `function` that name `buffer`.
 std::vector<const clang::CallExpr *> copiesOf(const clang::FunctionDecl *function,
-                                              const clang::VarDecl *buffer) {
+                                              const clang::ValueDecl *buffer) {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::VarDecl *buffer;
+    const clang::ValueDecl *buffer;
     std::vector<const clang::CallExpr *> copies;
     bool VisitCallExpr(clang::CallExpr *call) {
       const clang::FunctionDecl *callee = call->getDirectCallee();
@@ -332,7 +341,7 @@ std::vector<const clang::CallExpr *> copiesOf(const clang::FunctionDecl *functio
 } // namespace
 
 std::string copyWaitProblem(TranslationUnitContext &context, PointerProvenance &provenance,
-                            const clang::VarDecl *buffer,
+                            const clang::ValueDecl *buffer,
                             const std::vector<const clang::FunctionDecl *> &functions,
                             bool local) {
   for (const clang::FunctionDecl *function : functions) {
@@ -349,9 +358,9 @@ std::string copyWaitProblem(TranslationUnitContext &context, PointerProvenance &
 }
 
 std::vector<const clang::FunctionDecl *> functionsUsing(TranslationUnitContext &context,
-                                                        const clang::VarDecl *var) {
+                                                        const clang::ValueDecl *var) {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::VarDecl *var;
+    const clang::ValueDecl *var;
     std::vector<const clang::FunctionDecl *> functions;
     bool VisitFunctionDecl(clang::FunctionDecl *f) {
       if (f->doesThisDeclarationHaveABody() && mentions(f->getBody(), var))

@@ -22,13 +22,14 @@ namespace streamlint {
 /// first place that breaks this. For a `local` buffer the end of the
 /// function counts as a wait (nothing else can reach the buffer).
 std::string copyWaitProblem(TranslationUnitContext &context, PointerProvenance &provenance,
-                            const clang::VarDecl *buffer,
+                            const clang::ValueDecl *buffer,
                             const std::vector<const clang::FunctionDecl *> &functions,
                             bool local);
 
-/// The functions of the TU whose bodies refer to `var`.
+/// The functions of the TU whose bodies refer to `var` (a variable, or a
+/// member of any object of its class).
 std::vector<const clang::FunctionDecl *> functionsUsing(TranslationUnitContext &context,
-                                                        const clang::VarDecl *var);
+                                                        const clang::ValueDecl *var);
 
 /// The local variable `call`'s result is stored in (`T *p = f();` or a
 /// statement `p = f();`), or nullptr.

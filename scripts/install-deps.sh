@@ -34,7 +34,7 @@ if [ ! -f "$CUDA/include/cuda_runtime.h" ]; then
 fi
 
 # npm tools, installed into tools/node/ (ignored by git): the SARIF validators
-# for tests/output (FACTS.md), i.e. the SARIF multitool, and ajv-cli +
+# for tests/output, the two that run offline: the SARIF multitool, and ajv-cli +
 # ajv-formats for JSON-schema validation against the 2.1.0 schema shipped by
 # @microsoft/sarif-multitool-linux. Without npm those tests are skipped.
 NPM_PACKAGES=(

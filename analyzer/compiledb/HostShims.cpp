@@ -1,6 +1,8 @@
 // What nvcc gives CUDA host code implicitly and clang does not: without these
-// real TUs fail to parse (FACTS.md: CCCL headers not found, 8 of 150 TUs on
-// host min/max alone) or take the wrong `__CUDACC_VER_MAJOR__` branch.
+// real TUs fail to parse (CUDA 13's implicit `-isystem <cuda>/include/cccl`
+// missing: every TU using Thrust, CUB or cuda::std; nvcc's host min/max
+// missing: 8 of 150 TUs of cuda-samples, HeCBench and Rodinia failed on that
+// alone) or take the wrong `__CUDACC_VER_MAJOR__` branch.
 #include "analyzer/compiledb/TranslationParts.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -1,4 +1,4 @@
-// nvcc flags in clang's terms (FACTS.md "nvcc entries in compile_commands.json").
+// nvcc flags in clang's terms (docs/compile-database.md).
 // One table says what each nvcc option means; anything not in it is dropped
 // and recorded, never passed on: clang rejects or misreads nvcc spellings
 // (`-arch=native` becomes `-march`).

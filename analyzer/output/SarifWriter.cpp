@@ -13,7 +13,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// GitHub code scanning rejects runs above these (FACTS.md).
+// GitHub code scanning rejects runs above these (its documented limits: 25k
+// results a run, 1,000 locations a result).
 constexpr std::size_t kMaxResults = 25000;
 constexpr std::size_t kMaxRelatedLocations = 1000;
 constexpr const char *kSrcRoot = "%SRCROOT%";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The probe's fixed cost on a process with PyTorch's libraries loaded
-# (issue 27; docs/probe.md, "Side by side", 2026-11-27). Builds
+# (issue 27; docs/measurements/probe-vs-other-tools.md, 2026-11-27). Builds
 # testdata/gpu/torch_ext/ext.cu with torch.utils.cpp_extension, prints the
 # probe's own start-up and flush (STREAMLINT_PROBE_TIMING=1) and the
 # launcher's symbolization (-v) for three runs of run.py, then REPS

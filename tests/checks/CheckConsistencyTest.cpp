@@ -1,4 +1,4 @@
-// Every registered check has what a check must have (STYLE.md): its doc page,
+// Every registered check has what a check must have: its doc page,
 // its test input, and each declared option documented on its page with its
 // default (and --strict where it sets the option).
 #include "TestEnvironment.h"

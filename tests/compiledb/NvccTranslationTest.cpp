@@ -1,4 +1,5 @@
-// Each nvcc translation rule of FACTS.md, one table row per spelling.
+// Each nvcc translation rule (docs/compile-database.md), one table row per
+// spelling.
 #include "tests/compiledb/TranslationTestSupport.h"
 
 #include "llvm/ADT/StringExtras.h"

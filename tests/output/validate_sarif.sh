@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Validates a SARIF file with both offline validators FACTS.md names:
+# Validates a SARIF file with both validators that run offline:
 #   1. the SARIF multitool (`validate`, SARIF + GitHub rules); it always exits
 #      0, so its own SARIF log is parsed for error- and warning-level results;
 #   2. JSON-schema validation against the 2.1.0 schema that the multitool
