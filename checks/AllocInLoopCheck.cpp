@@ -1,6 +1,7 @@
 #include "checks/AllocInLoopCheck.h"
 #include "checks/AllocInLoopFix.h"
 
+#include "analyzer/analysis/SourceEdits.h"
 #include "analyzer/reach/CudaApi.h"
 #include "api/CudaApiTable.h"
 
@@ -241,15 +242,11 @@ std::optional<FixIt> AllocInLoopCheck::asyncFix(const reach::CallSite &alloc,
                     "' (memory is then ordered on that stream; synchronize "
                     "before using it elsewhere)";
   fix.applicable = false;
-  for (const clang::CallExpr *call : {alloc.call, free.call}) {
-    std::optional<TextEdit> edit = context().edit(
-        clang::CharSourceRange::getTokenRange(call->getSourceRange()),
-        (call == alloc.call ? "cudaMallocAsync(" : "cudaFreeAsync(") +
-            argumentsText(call) + ")");
-    if (!edit)
+  FixEdits edits(context(), fix);
+  for (const clang::CallExpr *call : {alloc.call, free.call})
+    if (!edits.replaceTokens(call, (call == alloc.call ? "cudaMallocAsync(" : "cudaFreeAsync(") +
+                                       argumentsText(call) + ")"))
       return std::nullopt;
-    fix.edits.push_back(std::move(*edit));
-  }
   return fix;
 }
 

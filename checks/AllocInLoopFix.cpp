@@ -1,6 +1,7 @@
 #include "checks/AllocInLoopFix.h"
 
 #include "analyzer/analysis/SingleRunLoop.h"
+#include "analyzer/analysis/SourceEdits.h"
 #include "checks/AllocInLoopLifetime.h"
 #include "checks/AllocInLoopWaits.h"
 
@@ -123,15 +124,6 @@ std::optional<StatementText> statementText(const clang::Stmt *stmt,
                        buffer.slice(beginOffset, endOffset).str()};
 }
 
-std::string lineIndent(clang::SourceLocation location, const clang::SourceManager &sm) {
-  auto [file, offset] = sm.getDecomposedLoc(sm.getExpansionLoc(location));
-  llvm::StringRef buffer = sm.getBufferData(file);
-  unsigned lineBegin = offset;
-  while (lineBegin > 0 && buffer[lineBegin - 1] != '\n')
-    --lineBegin;
-  return buffer.substr(lineBegin).take_while([](char c) { return c == ' ' || c == '\t'; }).str();
-}
-
 /// Variables the loop writes (assignments, ++, address taken), outside `ignored`.
 void writtenVariables(const clang::Stmt *stmt, const clang::Stmt *ignored,
                       llvm::SmallPtrSetImpl<const clang::Decl *> &written) {
@@ -210,20 +202,13 @@ struct Shape {
   std::string indent;
 };
 
-std::optional<TextEdit> editAt(TranslationUnitContext &context, clang::SourceLocation a,
-                               clang::SourceLocation b, llvm::StringRef text) {
-  return context.edit(clang::CharSourceRange::getCharRange(a, b), text);
-}
-
 bool addEdits(TranslationUnitContext &context, FixIt &fix,
               std::initializer_list<std::tuple<clang::SourceLocation, clang::SourceLocation,
                                                std::string>> edits) {
-  for (const auto &[a, b, text] : edits) {
-    std::optional<TextEdit> edit = editAt(context, a, b, text);
-    if (!edit)
+  FixEdits fixEdits(context, fix);
+  for (const auto &[a, b, text] : edits)
+    if (!fixEdits.add(a, b, text))
       return false;
-    fix.edits.push_back(std::move(*edit));
-  }
   return true;
 }
 
@@ -255,7 +240,7 @@ std::optional<FixIt> hoistEdits(TranslationUnitContext &context, const Shape &s)
 
 std::optional<FixIt> growthEdits(TranslationUnitContext &context, const Shape &s,
                                  const std::string &size, const std::string &capacity) {
-  std::string in = lineIndent(s.allocStmt->getBeginLoc(), context.sources());
+  std::string in = lineIndentation(s.allocStmt->getBeginLoc(), context.sources());
   std::string step = "  ";
   std::string grown = "(size_t)(" + size + ")";
   std::string replacement = in + "if (" + grown + " > " + capacity + ") {\n" + in + step +
@@ -370,7 +355,7 @@ LoopAllocationFix planLoopAllocationFix(TranslationUnitContext &context,
       return refuse("the loop is written by a macro");
     s.loopEnd = semi->getEndLoc();
   }
-  s.indent = lineIndent(s.loop->getBeginLoc(), sm);
+  s.indent = lineIndentation(s.loop->getBeginLoc(), sm);
 
   bool invariant = true;
   for (unsigned i = 1; i < alloc.call->getNumArgs(); ++i)

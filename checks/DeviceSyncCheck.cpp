@@ -144,10 +144,9 @@ std::optional<FixIt> DeviceSyncCheck::streamSyncFix(const reach::CallSite &site,
   // (docs/fixes.md).
   bool ptds = context().info().perThreadDefaultStream;
   OrderingVerdict ordering = checkNarrowedWait(*site.call, *stream, context(), ptds);
+  std::string before = fix.description;
+  applyOrderingVerdict(fix, ordering); // a narrowed wait needs no added waits
   if (!ordering.keepsOrdering) {
-    std::string before = fix.description;
-    fix.description += "; not applied by --fix: " + ordering.brokenBy;
-    fix.applicable = false;
     // Refused because of the callers' work (rule 7): the program's callers
     // may decide (analysis/OrderingSummary.h).
     if (const clang::FunctionDecl *function = context().enclosingFunction(*site.call))

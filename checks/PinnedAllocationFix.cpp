@@ -1,6 +1,7 @@
 #include "checks/PinnedAllocationFix.h"
 #include "checks/PinnedMemberFix.h"
 
+#include "analyzer/analysis/SourceEdits.h"
 #include "checks/PinnedCopyWaits.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -174,36 +175,25 @@ std::optional<std::string> allocationSize(const clang::Expr *allocation,
          newExpr->getAllocatedType().getAsString(context.ast().getPrintingPolicy()) + ")";
 }
 
+/// The indentation of the line `at` begins; "" when code precedes it there.
 std::string indentOf(clang::SourceLocation at, const clang::SourceManager &sm) {
-  auto [file, offset] = sm.getDecomposedLoc(at);
-  llvm::StringRef buffer = sm.getBufferData(file);
-  size_t lineStart = buffer.rfind('\n', offset == 0 ? 0 : offset - 1);
-  lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
-  llvm::StringRef indent = buffer.slice(lineStart, offset);
-  return indent.find_first_not_of(" \t") == llvm::StringRef::npos ? indent.str() : "";
+  return beginsLine(at, sm) ? lineIndentation(at, sm) : "";
 }
 
-class Edits {
+/// The pinned fix's edits: frees, the allocating statement.
+class Edits : public FixEdits {
 public:
-  Edits(TranslationUnitContext &context, FixIt &fix) : context_(context), fix_(fix) {}
-  bool add(clang::CharSourceRange range, llvm::StringRef replacement) {
-    std::optional<TextEdit> edit = context_.edit(range, replacement);
-    if (edit)
-      fix_.edits.push_back(std::move(*edit));
-    return edit.has_value();
-  }
-  bool tokens(const clang::Stmt *stmt, llvm::StringRef replacement) {
-    return add(clang::CharSourceRange::getTokenRange(stmt->getSourceRange()), replacement);
-  }
+  using FixEdits::FixEdits;
   /// free(p) -> cudaFreeHost(p); delete[] p -> cudaFreeHost(p).
   bool frees(const std::vector<const clang::Stmt *> &frees) {
     for (const clang::Stmt *release : frees) {
       bool ok = false;
       if (const auto *call = llvm::dyn_cast<clang::CallExpr>(release))
-        ok = tokens(call->getCallee()->IgnoreImpCasts(), "cudaFreeHost");
+        ok = replaceTokens(call->getCallee()->IgnoreImpCasts(), "cudaFreeHost");
       else if (const auto *del = llvm::dyn_cast<clang::CXXDeleteExpr>(release))
-        ok = tokens(del, "cudaFreeHost(" +
-                             context_.normalizedText(del->getArgument()->getSourceRange()) + ")");
+        ok = replaceTokens(
+            del, "cudaFreeHost(" +
+                     context().normalizedText(del->getArgument()->getSourceRange()) + ")");
       if (!ok)
         return false;
     }
@@ -211,27 +201,24 @@ public:
   }
   /// `p = (T *)malloc(n);` as a full statement -> cudaMallocHost(...).
   bool assignment(const clang::BinaryOperator *assign, const std::string &call) {
-    clang::DynTypedNodeList parents = context_.ast().getParents(*assign);
-    return !parents.empty() && parents[0].get<clang::CompoundStmt>() && tokens(assign, call);
+    clang::DynTypedNodeList parents = context().ast().getParents(*assign);
+    return !parents.empty() && parents[0].get<clang::CompoundStmt>() &&
+           replaceTokens(assign, call);
   }
   /// `T *p = (T *)malloc(n);` -> `T *p = nullptr; cudaMallocHost(...);`.
   bool declaration(const clang::VarDecl *var, const std::string &call) {
-    clang::DynTypedNodeList parents = context_.ast().getParents(*var);
+    clang::DynTypedNodeList parents = context().ast().getParents(*var);
     const auto *declStmt = parents.empty() ? nullptr : parents[0].get<clang::DeclStmt>();
     if (!declStmt || !declStmt->isSingleDecl())
       return false;
-    const clang::SourceManager &sm = context_.sources();
-    const clang::LangOptions &lang = context_.ast().getLangOpts();
+    const clang::SourceManager &sm = context().sources();
+    const clang::LangOptions &lang = context().ast().getLangOpts();
     clang::SourceLocation afterSemicolon =
         clang::Lexer::getLocForEndOfToken(declStmt->getEndLoc(), 0, sm, lang);
-    return tokens(var->getInit(), lang.CPlusPlus11 ? "nullptr" : "NULL") &&
-           add(clang::CharSourceRange::getCharRange(afterSemicolon, afterSemicolon),
+    return replaceTokens(var->getInit(), lang.CPlusPlus11 ? "nullptr" : "NULL") &&
+           add(afterSemicolon, afterSemicolon,
                "\n" + indentOf(declStmt->getBeginLoc(), sm) + call + ";");
   }
-
-private:
-  TranslationUnitContext &context_;
-  FixIt &fix_;
 };
 
 std::string pinnedCall(const clang::VarDecl *var, const std::string &size) {
@@ -423,7 +410,7 @@ std::string pinReturnedAllocation(Edits &edits, const clang::ReturnStmt *ret,
   std::string type =
       wrapperFunction->getReturnType().getAsString(context.ast().getPrintingPolicy());
   std::string indent = indentOf(ret->getBeginLoc(), context.sources());
-  if (!edits.tokens(ret, "void *pinned = nullptr;\n" + indent + "cudaMallocHost(&pinned, " +
+  if (!edits.replaceTokens(ret, "void *pinned = nullptr;\n" + indent + "cudaMallocHost(&pinned, " +
                              size + ");\n" + indent + "return (" + type + ")pinned"))
     return "the wrapper " + name + " is written by a macro";
   return "";

@@ -6,6 +6,7 @@
 // loop the walks also go round once more: the next iteration's earlier
 // operations come after this iteration's work.
 #include "analyzer/analysis/OrderingSafety.h"
+#include "analyzer/analysis/SourceEdits.h"
 #include "analyzer/analysis/StreamOperations.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -362,15 +363,11 @@ std::optional<TextEdit> OrderingWalker::waitBefore(const StreamOperation &op) co
     if (!declBlock || !llvm::is_contained(blocks, declBlock))
       return std::nullopt;
   }
-  auto [file, offset] = sm.getDecomposedLoc(range.getBegin());
-  llvm::StringRef buffer = sm.getBufferData(file);
-  size_t lineStart = offset == 0 ? 0 : buffer.rfind('\n', offset - 1) + 1;
-  llvm::StringRef indent = buffer.slice(lineStart, offset);
   std::string call = "cudaStreamSynchronize(" + targetDecl_.getNameAsString() + ");";
-  bool ownLine = indent.find_first_not_of(" \t") == llvm::StringRef::npos;
-  clang::SourceLocation at = sm.getComposedLoc(file, ownLine ? lineStart : offset);
+  bool ownLine = beginsLine(range.getBegin(), sm);
+  clang::SourceLocation at = ownLine ? lineBegin(range.getBegin(), sm) : range.getBegin();
   return context_.edit(clang::CharSourceRange::getCharRange(at, at),
-                       ownLine ? indent.str() + call + "\n" : call + " ");
+                       ownLine ? lineIndentation(at, sm) + call + "\n" : call + " ");
 }
 
 std::optional<size_t> indexOf(const FunctionOperations &ops, const clang::Stmt &node) {

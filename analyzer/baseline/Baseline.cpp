@@ -2,7 +2,6 @@
 #include "analyzer/InputFile.h"
 #include "analyzer/OutputFile.h"
 
-#include "analyzer/baseline/Fingerprint.h"
 #include "analyzer/support/SourceTextCache.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -105,10 +104,7 @@ llvm::Expected<Baseline> readBaseline(const std::string &path) {
 }
 
 std::size_t removeBaselineFindings(std::vector<Finding> &findings,
-                                   const Baseline &baseline,
-                                   const std::string &baseDirectory,
-                                   SourceTextCache &sources) {
-  assignFingerprints(findings, baseDirectory, sources);
+                                   const Baseline &baseline) {
   std::size_t before = findings.size();
   findings.erase(std::remove_if(findings.begin(), findings.end(),
                                 [&](const Finding &f) {
@@ -135,9 +131,6 @@ llvm::Error applyBaselineOptions(const std::string &readPath,
                                  const std::string &writePath,
                                  AnalysisResult &result, OutputOptions &options,
                                  SourceTextCache &sources) {
-  // Fingerprints over the full list, before anything is removed, so the
-  // occurrence indices match the ones a full run writes.
-  assignFingerprints(result.findings, options.baseDirectory, sources);
   if (!writePath.empty())
     if (llvm::Error error = writeBaselineFile(writePath, result, options, sources))
       return error;
@@ -146,8 +139,7 @@ llvm::Error applyBaselineOptions(const std::string &readPath,
   llvm::Expected<Baseline> baseline = readBaseline(readPath);
   if (!baseline)
     return baseline.takeError();
-  removeBaselineFindings(result.findings, *baseline, options.baseDirectory,
-                         sources);
+  removeBaselineFindings(result.findings, *baseline);
   options.baselineCompared = true;
   return llvm::Error::success();
 }

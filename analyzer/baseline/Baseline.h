@@ -26,12 +26,10 @@ struct Baseline {
 /// name the file and what is wrong with it.
 llvm::Expected<Baseline> readBaseline(const std::string &path);
 
-/// Fills missing fingerprints, then removes the findings `baseline` already
-/// holds. Returns how many were removed.
+/// Removes the findings `baseline` already holds, by the fingerprint each
+/// finding carries (assignFingerprints). Returns how many were removed.
 std::size_t removeBaselineFindings(std::vector<Finding> &findings,
-                                   const Baseline &baseline,
-                                   const std::string &baseDirectory,
-                                   SourceTextCache &sources);
+                                   const Baseline &baseline);
 
 /// Writes `result` in the JSON format to `path`, for a later --baseline.
 llvm::Error writeBaselineFile(const std::string &path,
@@ -39,10 +37,10 @@ llvm::Error writeBaselineFile(const std::string &path,
                               const OutputOptions &options,
                               SourceTextCache &sources);
 
-/// The driver's --baseline/--write-baseline step, run after suppressions:
-/// writes every current finding to `writePath` (when set), then drops those
-/// the baseline at `readPath` holds (when set) and marks the options so SARIF
-/// reports baselineState.
+/// The driver's --baseline/--write-baseline step, run after suppressions and
+/// after the findings got their fingerprints: writes every current finding to
+/// `writePath` (when set), then drops those the baseline at `readPath` holds
+/// (when set) and marks the options so SARIF reports baselineState.
 llvm::Error applyBaselineOptions(const std::string &readPath,
                                  const std::string &writePath,
                                  AnalysisResult &result, OutputOptions &options,

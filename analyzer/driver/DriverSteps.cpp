@@ -4,6 +4,7 @@
 #include "analyzer/driver/ReportPolicy.h"
 #include "analyzer/OutputFile.h"
 #include "analyzer/baseline/Baseline.h"
+#include "analyzer/baseline/Fingerprint.h"
 #include "analyzer/fix/FixApplier.h"
 #include "analyzer/fix/ProjectRoot.h"
 #include "analyzer/output/Output.h"
@@ -177,6 +178,10 @@ int writeReportAndFixes(const CommandLineOptions &options,
   if (options.format == OutputFormat::Github)
     output.githubStepSummaryPath =
         llvm::sys::Process::GetEnv("GITHUB_STEP_SUMMARY").value_or("");
+  // Each finding's fingerprint, assigned once here over the full list (before
+  // the baseline or the report policy removes any, so the occurrence indices
+  // match a full run's): --write-baseline, --baseline and every writer use it.
+  assignFingerprints(result.findings, output.baseDirectory, sources);
   before = result.findings.size();
   if (llvm::Error error =
           applyBaselineOptions(options.baselinePath, options.writeBaselinePath,

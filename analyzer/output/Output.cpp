@@ -1,10 +1,7 @@
 #include "analyzer/output/Output.h"
 
-#include "analyzer/baseline/Fingerprint.h"
 #include "analyzer/support/SourceTextCache.h"
 #include "analyzer/output/Writers.h"
-
-#include <algorithm>
 
 namespace streamlint {
 
@@ -31,25 +28,17 @@ void writeFindings(OutputFormat format, const AnalysisResult &result,
 void writeFindings(OutputFormat format, const AnalysisResult &result,
                    const OutputOptions &options, SourceTextCache &sources,
                    llvm::raw_ostream &out) {
-  const AnalysisResult *input = &result;
-  AnalysisResult filled;
-  if (std::any_of(result.findings.begin(), result.findings.end(),
-                  [](const Finding &f) { return f.fingerprint.empty(); })) {
-    filled = result;
-    assignFingerprints(filled.findings, options.baseDirectory, sources);
-    input = &filled;
-  }
   switch (format) {
   case OutputFormat::Text:
-    return writeText(*input, options, sources, out);
+    return writeText(result, options, sources, out);
   case OutputFormat::Json:
-    return writeJson(*input, options, sources, out);
+    return writeJson(result, options, sources, out);
   case OutputFormat::Sarif:
-    return writeSarif(*input, options, sources, out);
+    return writeSarif(result, options, sources, out);
   case OutputFormat::Github:
-    return writeGithub(*input, options, sources, out);
+    return writeGithub(result, options, sources, out);
   case OutputFormat::Gitlab:
-    return writeGitlab(*input, options, sources, out);
+    return writeGitlab(result, options, sources, out);
   }
 }
 

@@ -33,7 +33,9 @@ struct OutputOptions {
   std::string informationUri = kStreamlintHomepage;
 };
 
-/// Writes `result` in `format` to `out`.
+/// Writes `result` in `format` to `out`. The writers print each finding's
+/// fingerprint as it is: the driver assigns them once, before the baseline
+/// and the outputs (assignFingerprints, analyzer/baseline/Fingerprint.h).
 void writeFindings(OutputFormat format, const AnalysisResult &result,
                    const OutputOptions &options, llvm::raw_ostream &out);
 

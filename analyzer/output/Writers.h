@@ -1,6 +1,6 @@
 #pragma once
 // The individual writers behind writeFindings(); each gets findings that all
-// carry a fingerprint and a cache of the source files.
+// carry a fingerprint (assigned by the driver) and a cache of the source files.
 
 #include "analyzer/output/Output.h"
 

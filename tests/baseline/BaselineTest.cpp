@@ -1,4 +1,5 @@
 #include "analyzer/baseline/Baseline.h"
+#include "analyzer/baseline/Fingerprint.h"
 #include "analyzer/support/SourceTextCache.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -73,6 +74,7 @@ TEST_P(BaselineRoundTrip, OnlyChangedStatementsAreNew) {
   AnalysisResult before;
   before.findings = findingsIn(kVersion1);
   ASSERT_EQ(before.findings.size(), 2u);
+  assignFingerprints(before.findings, "/p", sources);
   {
     std::error_code ec;
     llvm::raw_fd_ostream out(file.path, ec);
@@ -88,7 +90,8 @@ TEST_P(BaselineRoundTrip, OnlyChangedStatementsAreNew) {
   std::vector<Finding> after = findingsIn(kVersion2);
   ASSERT_EQ(after.size(), 2u);
   after[0].snippet = "sync(a,\n       b);";
-  EXPECT_EQ(removeBaselineFindings(after, *baseline, "/p", sources), 1u);
+  assignFingerprints(after, "/p", sources);
+  EXPECT_EQ(removeBaselineFindings(after, *baseline), 1u);
   ASSERT_EQ(after.size(), 1u);
   EXPECT_EQ(after[0].location.line, 6u);
   EXPECT_EQ(after[0].snippet, "sync(c, e);");
@@ -102,10 +105,43 @@ TEST(BaselineTest, WriteBaselineFileIsReadable) {
   AnalysisResult result;
   result.findings = findingsIn(kVersion1);
   SourceTextCache sources;
+  assignFingerprints(result.findings, "", sources);
   ASSERT_FALSE(bool(writeBaselineFile(file.str(), result, OutputOptions(), sources)));
   llvm::Expected<Baseline> baseline = readBaseline(file.str());
   ASSERT_TRUE(bool(baseline)) << llvm::toString(baseline.takeError());
   EXPECT_EQ(baseline->fingerprints.size(), 2u);
+}
+
+/// The fingerprints --write-baseline records are the ones every report of the
+/// same run prints (JSON, SARIF): assigned once, before either is written.
+TEST(BaselineTest, ReportsCarryTheBaselinesFingerprints) {
+  TempFile baselineFile("json"), jsonReport("json"), sarifReport("sarif");
+  SourceTextCache sources;
+  AnalysisResult result;
+  result.findings = findingsIn(kVersion1);
+  OutputOptions options;
+  options.baseDirectory = "/p";
+  assignFingerprints(result.findings, options.baseDirectory, sources);
+  ASSERT_FALSE(bool(applyBaselineOptions("", baselineFile.str(), result, options, sources)));
+  for (const TempFile *report : {&jsonReport, &sarifReport}) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(report->path, ec);
+    ASSERT_FALSE(ec);
+    writeFindings(report == &jsonReport ? OutputFormat::Json : OutputFormat::Sarif, result,
+                  options, sources, out);
+  }
+  llvm::Expected<Baseline> baseline = readBaseline(baselineFile.str());
+  ASSERT_TRUE(bool(baseline)) << llvm::toString(baseline.takeError());
+  std::set<std::string> assigned;
+  for (const Finding &f : result.findings)
+    assigned.insert(f.fingerprint);
+  EXPECT_EQ(assigned.size(), 2u);
+  EXPECT_EQ(baseline->fingerprints, assigned);
+  for (const TempFile *report : {&jsonReport, &sarifReport}) {
+    llvm::Expected<Baseline> fromReport = readBaseline(report->str());
+    ASSERT_TRUE(bool(fromReport)) << llvm::toString(fromReport.takeError());
+    EXPECT_EQ(fromReport->fingerprints, baseline->fingerprints) << report->str();
+  }
 }
 
 struct BadCase {

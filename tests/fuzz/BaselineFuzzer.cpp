@@ -17,8 +17,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   findings[0].location.file = "/fuzz/a.cu";
   findings[0].location.line = 1;
   findings[0].fingerprint = "0123456789abcdef";
-  streamlint::SourceTextCache sources;
-  sources.setContents("/fuzz/a.cu", "cudaDeviceSynchronize();\n");
-  streamlint::removeBaselineFindings(findings, *baseline, "/fuzz", sources);
+  streamlint::removeBaselineFindings(findings, *baseline);
   return 0;
 }

@@ -1,9 +1,11 @@
 #pragma once
 // A result that exercises every field the writers render: related locations,
 // fixes (applicable and advice), UTF-8 source, runtime evidence, a file
-// outside the base directory and a translation-unit problem.
+// outside the base directory and a translation-unit problem; its findings
+// carry fingerprints, as the driver hands them to the writers.
 
 #include "analyzer/Finding.h"
+#include "analyzer/baseline/Fingerprint.h"
 #include "analyzer/output/Output.h"
 #include "analyzer/support/SourceTextCache.h"
 
@@ -111,6 +113,7 @@ inline AnalysisResult richResult(SourceTextCache &sources) {
   problem.errors.push_back(
       "/work/proj/src/broken.cu:3:1: error: unknown type name 'texture'");
   result.problems.push_back(problem);
+  assignFingerprints(result.findings, kBase, sources);
   return result;
 }
 

@@ -61,6 +61,12 @@ expect_eq "$(json 'd.map(i => i.location.path + ":" + i.location.lines.begin + "
 
 # Baseline: shift every line down, add one new call; only that one is new.
 "$streamlint" -p . --quiet --write-baseline base.json >/dev/null 2>&1
+# A report and a baseline of the same tree carry the same fingerprints.
+fingerprints='d.findings.map(f => f.fingerprint).sort().join(" ")'
+expect_eq "$(json "$fingerprints" <out.json)" "$(json "$fingerprints" <base.json)" \
+  "json report and baseline fingerprints"
+expect_eq "$(json 'd.runs[0].results.map(r => r.partialFingerprints["streamlint/v1"]).sort().join(" ")' <out.sarif)" \
+  "$(json "$fingerprints" <base.json)" "sarif report and baseline fingerprints"
 { printf '// two new\n// lines\n'; cat "$here/app.cpp"; printf 'void fresh() { cudaDeviceSynchronize(); }\n'; } >app.cpp
 "$streamlint" -p . --quiet --use-color=false --baseline base.json >base.out 2>/dev/null
 expect_eq "$(grep -c 'note:' base.out)" 1 "baseline: new finding count"
