@@ -4,6 +4,7 @@
 
 void process(float *d, float *h, cudaStream_t s);
 void processMixed(float *d, float *h, cudaStream_t s);
+void processReassigned(float *d, float *h, cudaStream_t s);
 
 int main() {
   float *d, h[64] = {};
@@ -13,6 +14,8 @@ int main() {
   process(d, h, s);
   cudaDeviceSynchronize();
   processMixed(d, h, s);
+  cudaDeviceSynchronize();
+  processReassigned(d, h, s);
   cudaDeviceSynchronize();
   cudaStreamDestroy(s);
   cudaFree(d);

@@ -6,6 +6,7 @@ __global__ void fill(float *d) { d[threadIdx.x] = 1.0f; }
 
 void scale(float *d, cudaStream_t stream); // all its work on 'stream'
 void scaleMixed(float *d, cudaStream_t stream); // also on the legacy stream
+void scaleReassigned(float *d, cudaStream_t stream); // overwrites 'stream'
 
 void process(float *d, float *h, cudaStream_t s) {
   cudaMemcpyAsync(d, h, 256, cudaMemcpyHostToDevice, s);
@@ -18,5 +19,12 @@ void processMixed(float *d, float *h, cudaStream_t s) {
   cudaMemcpyAsync(d, h, 256, cudaMemcpyHostToDevice, s);
   fill<<<1, 64>>>(d); // applied
   scaleMixed(d, s);
+  cudaMemcpyAsync(h, d, 256, cudaMemcpyDeviceToHost, s);
+}
+
+void processReassigned(float *d, float *h, cudaStream_t s) {
+  cudaMemcpyAsync(d, h, 256, cudaMemcpyHostToDevice, s);
+  fill<<<1, 64>>>(d); // applied
+  scaleReassigned(d, s);
   cudaMemcpyAsync(h, d, 256, cudaMemcpyDeviceToHost, s);
 }

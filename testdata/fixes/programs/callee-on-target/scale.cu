@@ -10,3 +10,10 @@ void scaleMixed(float *d, cudaStream_t stream) {
   twice<<<1, 64, 0, stream>>>(d);
   twice<<<1, 64, 0, 0>>>(d); // NOLINT(default-stream)
 }
+
+// Launches on its parameter, but the parameter is overwritten first: the
+// work is not on the stream the caller passed.
+void scaleReassigned(float *d, cudaStream_t stream) {
+  stream = 0;
+  twice<<<1, 64, 0, stream>>>(d);
+}
