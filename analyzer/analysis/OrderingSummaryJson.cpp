@@ -172,7 +172,7 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       function.first = level(f.at("first"));
       function.firstDecides = f.at("firstDecides").get<bool>();
       function.firstCalls = f.at("firstCalls").get<std::vector<std::string>>();
-      function.onlyParameter = f.at("onlyParameter").get<int>();
+      function.onlyParameter = f.value("onlyParameter", -1); // absent in older summaries
       parsed.functions.push_back(std::move(function));
     }
     for (const json &w : j.at("writes"))
@@ -189,10 +189,12 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       fix.description = f.at("description").get<std::string>();
       fix.target = sourceFrom(f.at("target"));
       fix.cases = casesFrom(f.at("cases"));
-      for (const json &c : f.at("calleesOnTarget"))
-        fix.calleesOnTarget.emplace_back(c.at("callee").get<std::string>(),
-                                         c.at("parameter").get<int>());
-      fix.casesIfCallees = casesFrom(f.at("casesIfCallees"));
+      if (f.contains("calleesOnTarget")) { // absent in older summaries
+        for (const json &c : f.at("calleesOnTarget"))
+          fix.calleesOnTarget.emplace_back(c.at("callee").get<std::string>(),
+                                           c.at("parameter").get<int>());
+        fix.casesIfCallees = casesFrom(f.at("casesIfCallees"));
+      }
       parsed.fixes.push_back(std::move(fix));
     }
     facts = std::move(parsed);
