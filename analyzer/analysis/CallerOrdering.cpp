@@ -4,6 +4,7 @@
 // stream arguments; each function's openness; each global or member stream
 // write.
 #include "analyzer/analysis/CallerOrdering.h"
+#include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
 
@@ -32,209 +33,6 @@ bool deviceOnly(const clang::FunctionDecl &function) {
   return function.hasAttr<clang::CUDAGlobalAttr>() ||
          (function.hasAttr<clang::CUDADeviceAttr>() && !function.hasAttr<clang::CUDAHostAttr>());
 }
-
-/// Walks a function's operations around one of them (a call, or a return).
-/// Calls of user functions are not judged here: they are collected, and
-/// the whole-program pass judges them by their own summaries.
-class CallerWalk {
-public:
-  CallerWalk(const FunctionOperations &ops, size_t at, const std::vector<std::string> &userCalls,
-             std::map<const clang::Decl *, int> passed = {})
-      : ops_(ops.operations), at_(at), userCalls_(userCalls), passed_(std::move(passed)) {
-    const StreamOperation &call = ops_[at];
-    if (!call.loops.empty()) {
-      const clang::Stmt *outer = call.loops.back();
-      for (size_t i = 0; i < ops_.size(); ++i)
-        if (llvm::is_contained(ops_[i].loops, outer)) {
-          lo_ = lo_ ? lo_ : i;
-          hi_ = i;
-        }
-    }
-  }
-
-  struct Result {
-    unsigned level = 0;
-    bool reachesEnd = false; ///< the function's entry (back) or a return (forward)
-    std::string what;
-    std::vector<std::string> calls;
-    std::vector<int> onParameters; ///< pending on the streams passed at the call
-  };
-
-  /// What is pending before the operation: this iteration and, in a loop,
-  /// the previous one (the operation itself included); then to the entry.
-  Result pending(bool narrow) const {
-    std::vector<size_t> back;
-    for (size_t i = at_; i > 0; --i)
-      back.push_back(i - 1);
-    Result result = walkBack(back, narrow);
-    if (lo_) {
-      std::vector<size_t> previous;
-      for (size_t i = at_; i > *lo_; --i)
-        previous.push_back(i - 1);
-      for (size_t i = hi_ + 1; i > at_; --i)
-        previous.push_back(i - 1);
-      merge(result, walkBack(previous, narrow));
-    }
-    return result;
-  }
-
-  /// What comes first after the operation: round the loop again (up to the
-  /// operation itself), and after the loop to the function's end.
-  Result next(size_t from) const {
-    std::vector<size_t> after;
-    for (size_t i = from; i < ops_.size(); ++i)
-      after.push_back(i);
-    Result result = walkForward(after);
-    if (lo_) {
-      std::vector<size_t> again;
-      for (size_t i = at_ + 1; i <= hi_; ++i)
-        again.push_back(i);
-      for (size_t i = *lo_; i <= at_; ++i)
-        again.push_back(i);
-      Result round = walkForward(again);
-      round.reachesEnd = false;
-      merge(result, round);
-    }
-    return result;
-  }
-
-private:
-  static void merge(Result &into, Result other) {
-    if (other.level > into.level) {
-      into.level = other.level;
-      into.what = other.what;
-    }
-    into.reachesEnd = into.reachesEnd || other.reachesEnd;
-    into.calls.insert(into.calls.end(), other.calls.begin(), other.calls.end());
-    into.onParameters.insert(into.onParameters.end(), other.onParameters.begin(),
-                             other.onParameters.end());
-  }
-  bool unconditional(const StreamOperation &op) const {
-    return llvm::all_of(op.conditions, [&](const clang::Stmt *condition) {
-      return llvm::is_contained(ops_[at_].conditions, condition);
-    });
-  }
-  static std::string named(const StreamOperation &op) { return "the " + op.what; }
-
-  Result walkBack(const std::vector<size_t> &path, bool narrow) const {
-    Result result;
-    std::vector<OrderingStream> waited;
-    bool legacyDone = false; // a later legacy copy to the host covered blocking work
-    auto raise = [&](unsigned to, const StreamOperation &op) {
-      if (to > result.level) {
-        result.level = to;
-        result.what = named(op) + " (not waited for)";
-      }
-    };
-    for (size_t index : path) {
-      const StreamOperation &op = ops_[index];
-      bool always = unconditional(op);
-      switch (op.effect) {
-      case OperationEffect::Neutral:
-      case OperationEffect::Return:
-        break;
-      case OperationEffect::HostWaitsAll:
-        if (always)
-          return result;
-        break;
-      case OperationEffect::HostWaitsStream:
-        if (always)
-          waited.push_back(op.stream);
-        break;
-      case OperationEffect::Enqueue: {
-        if (llvm::any_of(waited, [&](const OrderingStream &s) { return s.same(op.stream); }))
-          break;
-        bool legacy = op.stream.kind == OrderingStream::Legacy;
-        if (legacyDone && (legacy || op.blocking == StreamBlocking::Blocking))
-          break;
-        if (!narrow && !legacy && op.blocking == StreamBlocking::NonBlocking)
-          break; // the legacy stream never waited for it
-        if (op.stream.kind == OrderingStream::Variable) {
-          auto passed = passed_.find(op.stream.variable);
-          if (passed != passed_.end()) {
-            result.onParameters.push_back(passed->second);
-            break;
-          }
-        }
-        if (legacy && op.hostWaits && always) {
-          // Done when the call returns, after all earlier blocking work.
-          if (!narrow)
-            return result;
-          legacyDone = true;
-          break;
-        }
-        raise(legacy ? LegacyPending : OtherPending, op);
-        break;
-      }
-      case OperationEffect::Opaque:
-        if (!userCalls_[index].empty() && !legacyDone)
-          result.calls.push_back(userCalls_[index]);
-        else if (!(legacyDone && !narrow))
-          raise(OtherPending, op);
-        break;
-      }
-    }
-    result.reachesEnd = true;
-    return result;
-  }
-
-  Result walkForward(const std::vector<size_t> &path) const {
-    Result result;
-    for (size_t index : path) {
-      const StreamOperation &op = ops_[index];
-      bool always = unconditional(op);
-      switch (op.effect) {
-      case OperationEffect::Neutral:
-        break;
-      case OperationEffect::HostWaitsAll:
-        if (always)
-          return result;
-        break;
-      case OperationEffect::HostWaitsStream:
-        if (op.stream.kind == OrderingStream::Legacy) {
-          result.what = named(op);
-          result.level = NextDepends;
-          return result;
-        }
-        break;
-      case OperationEffect::Enqueue:
-        if (op.stream.kind == OrderingStream::Legacy) {
-          if (result.level < NextLegacyWork) {
-            result.level = NextLegacyWork;
-            result.what = named(op) + " on the legacy stream";
-          }
-          if (always)
-            return result;
-          break;
-        }
-        if (op.blocking == StreamBlocking::NonBlocking)
-          break;
-        result.what = named(op);
-        result.level = NextDepends;
-        return result;
-      case OperationEffect::Opaque:
-        if (!userCalls_[index].empty()) {
-          result.calls.push_back(userCalls_[index]);
-          break;
-        }
-        result.what = named(op);
-        result.level = NextDepends;
-        return result;
-      case OperationEffect::Return:
-        result.reachesEnd = true;
-        return result;
-      }
-    }
-    return result;
-  }
-
-  const std::vector<StreamOperation> &ops_;
-  size_t at_;
-  const std::vector<std::string> &userCalls_;
-  std::map<const clang::Decl *, int> passed_; ///< stream variable -> parameter it is passed for
-  std::optional<size_t> lo_;
-  size_t hi_ = 0;
-};
 
 /// One pass over the TU's host functions.
 class FactsCollector : public clang::RecursiveASTVisitor<FactsCollector> {
@@ -445,6 +243,62 @@ private:
     facts.first = first.level;
     facts.firstDecides = !first.reachesEnd;
     facts.firstCalls = first.calls;
+    facts.onlyParameter = onlyParameter(function, ops);
+  }
+
+  /// The parameter every enqueue and stream wait of `ops` uses (waits for
+  /// the device allowed); -1 when another stream, a call that may do
+  /// anything, or nothing at all is there.
+  static int onlyParameter(const clang::FunctionDecl &function,
+                           const std::vector<StreamOperation> &ops) {
+    int only = -1;
+    for (const StreamOperation &op : ops) {
+      if (op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return ||
+          op.effect == OperationEffect::HostWaitsAll)
+        continue;
+      if (op.effect == OperationEffect::Opaque || op.stream.kind != OrderingStream::Variable)
+        return -1;
+      const auto *parameter = llvm::dyn_cast_or_null<clang::ParmVarDecl>(op.stream.variable);
+      const auto *owner = parameter ? llvm::dyn_cast<clang::FunctionDecl>(parameter->getDeclContext()) : nullptr;
+      if (!owner || owner->getCanonicalDecl() != function.getCanonicalDecl())
+        return -1;
+      int index = int(parameter->getFunctionScopeIndex());
+      if ((only != -1 && only != index) || reassigned(function, *parameter))
+        return -1;
+      only = index;
+    }
+    return only;
+  }
+
+  /// `parameter` is assigned, or its address or a reference to it taken, in
+  /// `function`: its work may be on another stream than the caller passed.
+  static bool reassigned(const clang::FunctionDecl &function, const clang::ParmVarDecl &parameter) {
+    struct Finder : clang::RecursiveASTVisitor<Finder> {
+      const clang::ParmVarDecl *parameter;
+      bool found = false;
+      bool names(const clang::Expr *expr) const {
+        const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
+        return ref && ref->getDecl() == parameter;
+      }
+      bool VisitBinaryOperator(clang::BinaryOperator *op) {
+        found = found || (op->isAssignmentOp() && names(op->getLHS()));
+        return !found;
+      }
+      bool VisitUnaryOperator(clang::UnaryOperator *op) {
+        found = found || (op->getOpcode() == clang::UO_AddrOf && names(op->getSubExpr()));
+        return !found;
+      }
+      bool VisitVarDecl(clang::VarDecl *var) {
+        found = found || (var->getType()->isReferenceType() && var->getInit() &&
+                          !var->getType().getNonReferenceType().isConstQualified() &&
+                          names(var->getInit()));
+        return !found;
+      }
+    } finder;
+    finder.parameter = &parameter;
+    if (function.hasBody())
+      finder.TraverseStmt(function.getBody());
+    return finder.found;
   }
 
   std::string openBecause(const clang::FunctionDecl &function) const {

@@ -2,8 +2,8 @@
 // under every assumption (CallerOrdering.h), kept per TU until the driver
 // puts them into the TU's ordering facts.
 #include "analyzer/analysis/CallerOrdering.h"
-#include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamOperations.h"
+#include "analyzer/analysis/StreamSources.h"
 
 #include <map>
 #include <mutex>
@@ -55,32 +55,47 @@ conditionalOrdering(const clang::FunctionDecl &function, const clang::ValueDecl 
     return std::nullopt;
   }
   bool anySafe = false;
-  for (const std::optional<Blocking> &assumed : cases) {
-    ConditionalFix::Case one;
-    one.blocking = assumed ? *assumed : result.target.blocking;
-    one.brokenBy.resize(Levels * Levels);
-    for (unsigned pending = 0; pending < Levels; ++pending)
-      for (unsigned next = 0; next < Levels; ++next) {
-        OrderingAssumption assumption;
-        assumption.pending = pending;
-        assumption.next = narrow ? unsigned(NextDepends) : next;
-        if (assumed)
-          assumption.target = fromBlocking(*assumed);
-        OrderingVerdict verdict = judge(assumption);
-        unsigned bit = pending * Levels + next;
-        if (verdict.keepsOrdering) {
-          one.safe |= 1u << bit;
-          if (one.waits.empty()) {
-            one.waits = verdict.waits;
-            one.waitNote = verdict.waitNote;
+  auto judgeAll = [&](bool calleesOnTarget) {
+    std::vector<ConditionalFix::Case> judged;
+    for (const std::optional<Blocking> &assumed : cases) {
+      ConditionalFix::Case one;
+      one.blocking = assumed ? *assumed : result.target.blocking;
+      one.brokenBy.resize(Levels * Levels);
+      for (unsigned pending = 0; pending < Levels; ++pending)
+        for (unsigned next = 0; next < Levels; ++next) {
+          OrderingAssumption assumption;
+          assumption.calleesOnTarget = calleesOnTarget;
+          assumption.pending = pending;
+          assumption.next = narrow ? unsigned(NextDepends) : next;
+          if (assumed)
+            assumption.target = fromBlocking(*assumed);
+          OrderingVerdict verdict = judge(assumption);
+          for (auto &callee : verdict.assumedCallees)
+            if (!llvm::is_contained(result.calleesOnTarget, callee))
+              result.calleesOnTarget.push_back(callee);
+          unsigned bit = pending * Levels + next;
+          if (verdict.keepsOrdering) {
+            one.safe |= 1u << bit;
+            if (one.waits.empty()) {
+              one.waits = verdict.waits;
+              one.waitNote = verdict.waitNote;
+            }
+          } else {
+            one.brokenBy[bit] = verdict.brokenBy;
           }
-        } else {
-          one.brokenBy[bit] = verdict.brokenBy;
         }
-      }
-    anySafe = anySafe || one.safe;
-    result.cases.push_back(std::move(one));
-  }
+      anySafe = anySafe || one.safe;
+      judged.push_back(std::move(one));
+    }
+    return judged;
+  };
+  result.cases = judgeAll(false);
+  result.calleesOnTarget.clear();
+  // Judged again with the calls that pass the target as work on it: the
+  // whole program decides which judgement holds.
+  std::vector<ConditionalFix::Case> ifCallees = judgeAll(true);
+  if (!result.calleesOnTarget.empty())
+    result.casesIfCallees = std::move(ifCallees);
   if (!anySafe)
     return std::nullopt;
   return result;

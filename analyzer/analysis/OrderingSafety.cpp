@@ -6,13 +6,13 @@
 // loop the walks also go round once more: the next iteration's earlier
 // operations come after this iteration's work.
 #include "analyzer/analysis/OrderingSafety.h"
-#include "analyzer/analysis/SourceEdits.h"
+#include "analyzer/analysis/InsertedWait.h"
+#include "analyzer/analysis/OrderingPreconditions.h"
 #include "analyzer/analysis/StreamOperations.h"
+#include "analyzer/analysis/StreamSources.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "api/CudaApiTable.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -81,6 +81,7 @@ public:
     results.push_back(walkBack(back, /*entry=*/true));
     OrderingVerdict verdict;
     verdict.keepsOrdering = true;
+    verdict.assumedCallees = assumedCallees_;
     for (WalkResult &result : results) {
       if (!result.safe) {
         verdict.keepsOrdering = false;
@@ -212,6 +213,8 @@ private:
         break;
       }
       case OperationEffect::Opaque:
+        if (onTarget(op))
+          break; // done before whatever the target does later
         if (!(mode_ == Mode::Move && allBlocking))
           return broken(subject + describe(op) + ", which may issue CUDA work on any stream");
         break;
@@ -271,6 +274,8 @@ private:
           return dependent(op);
         break;
       case OperationEffect::Opaque:
+        if (onTarget(op))
+          break; // ordered after the work on the target
         if (!blockingCovered)
           return dependent(op);
         break;
@@ -301,6 +306,35 @@ private:
 
   std::optional<TextEdit> waitBefore(const StreamOperation &op) const;
 
+  /// Under calleesOnTarget: `op` calls a user function with the target as
+  /// an argument (recorded; the whole program confirms the callee's work
+  /// is all on that parameter).
+  bool onTarget(const StreamOperation &op) const {
+    if (!assume_.calleesOnTarget)
+      return false;
+    const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node);
+    const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+    if (!callee || llvm::isa<clang::CXXOperatorCallExpr>(call) ||
+        (llvm::isa<clang::CXXMethodDecl>(callee) &&
+         llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual()))
+      return false;
+    std::string key = orderingKey(*callee);
+    if (key.empty())
+      return false;
+    for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+      const auto *ref =
+          llvm::dyn_cast<clang::DeclRefExpr>(call->getArg(i)->IgnoreParenImpCasts());
+      if (ref && ref->getDecl()->getCanonicalDecl() == target_.variable) {
+        std::pair<std::string, int> assumed{key, int(i)};
+        if (!llvm::is_contained(assumedCallees_, assumed))
+          assumedCallees_.push_back(std::move(assumed));
+        return true;
+      }
+    }
+    return false;
+  }
+  mutable std::vector<std::pair<std::string, int>> assumedCallees_;
+
   const std::vector<StreamOperation> &ops_;
   bool isMain_;
   const clang::FunctionDecl &function_;
@@ -315,59 +349,10 @@ private:
   size_t loopEnd_ = 0;
 };
 
-/// `cudaStreamSynchronize(target);` on its own line before the statement
-/// holding `op`, when that statement sits in a block, does not contain the
-/// work itself, and `target` is in scope there.
 std::optional<TextEdit> OrderingWalker::waitBefore(const StreamOperation &op) const {
   if (op.effect == OperationEffect::Return)
     return std::nullopt;
-  clang::ASTContext &ast = context_.ast();
-  const clang::SourceManager &sm = ast.getSourceManager();
-  clang::DynTypedNode child = clang::DynTypedNode::create(*op.node);
-  const clang::Stmt *statement = nullptr;
-  std::vector<const clang::Stmt *> blocks;
-  for (int guard = 0; guard < 256; ++guard) {
-    auto parents = ast.getParents(child);
-    if (parents.empty() || parents[0].get<clang::LambdaExpr>())
-      return std::nullopt;
-    const clang::Stmt *parent = parents[0].get<clang::Stmt>();
-    if (!parent)
-      break;
-    if (llvm::isa<clang::CompoundStmt>(parent)) {
-      if (!statement)
-        statement = child.get<clang::Stmt>();
-      blocks.push_back(parent);
-    }
-    child = parents[0];
-  }
-  if (!statement)
-    return std::nullopt;
-  clang::SourceLocation workBegin = sm.getExpansionLoc(ops_[at_].node->getBeginLoc());
-  clang::CharSourceRange range = clang::Lexer::makeFileCharRange(
-      clang::CharSourceRange::getTokenRange(statement->getSourceRange()), sm, ast.getLangOpts());
-  if (range.isInvalid() ||
-      (!sm.isBeforeInTranslationUnit(workBegin, range.getBegin()) &&
-       sm.isBeforeInTranslationUnit(workBegin, range.getEnd())))
-    return std::nullopt; // the statement holds the work too
-  if (const auto *var = llvm::dyn_cast<clang::VarDecl>(&targetDecl_);
-      var && !llvm::isa<clang::ParmVarDecl>(var)) {
-    if (!sm.isBeforeInTranslationUnit(sm.getExpansionLoc(var->getLocation()), range.getBegin()))
-      return std::nullopt;
-    auto declParents = ast.getParents(*var);
-    const clang::Stmt *declBlock = nullptr;
-    if (!declParents.empty())
-      if (const auto *declStmt = declParents[0].get<clang::DeclStmt>()) {
-        auto up = ast.getParents(*declStmt);
-        declBlock = up.empty() ? nullptr : up[0].get<clang::CompoundStmt>();
-      }
-    if (!declBlock || !llvm::is_contained(blocks, declBlock))
-      return std::nullopt;
-  }
-  std::string call = "cudaStreamSynchronize(" + targetDecl_.getNameAsString() + ");";
-  bool ownLine = beginsLine(range.getBegin(), sm);
-  clang::SourceLocation at = ownLine ? lineBegin(range.getBegin(), sm) : range.getBegin();
-  return context_.edit(clang::CharSourceRange::getCharRange(at, at),
-                       ownLine ? lineIndentation(at, sm) + call + "\n" : call + " ");
+  return insertedWait(*op.node, *ops_[at_].node, targetDecl_, context_);
 }
 
 std::optional<size_t> indexOf(const FunctionOperations &ops, const clang::Stmt &node) {
@@ -387,93 +372,10 @@ void assumeTargetBlocking(FunctionOperations &ops, const clang::ValueDecl &targe
       op.blocking = *assume.target;
 }
 
-/// The cudaStreamDestroy(target) of `function` that comes before `site`
-/// (or repeats with it in a loop): work moved there, or a wait narrowed to
-/// it, would use a destroyed stream (graphConditionalNodes on an H100:
-/// cudaErrorContextIsDestroyed). Null when there is none.
-const clang::CallExpr *destroyedBefore(const clang::FunctionDecl &function,
-                                       const clang::ValueDecl &target, const clang::Stmt &site,
-                                       TranslationUnitContext &context) {
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::Decl *target;
-    std::vector<const clang::CallExpr *> found;
-    bool VisitCallExpr(clang::CallExpr *call) {
-      const clang::FunctionDecl *callee = call->getDirectCallee();
-      if (!callee || !callee->getIdentifier() || call->getNumArgs() < 1)
-        return true;
-      const api::ApiInfo *row = api::findApi(callee->getName());
-      if (!row || row->lifecycle != api::StreamLifecycle::Destroys)
-        return true;
-      const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
-      if (ref && ref->getDecl()->getCanonicalDecl() == target)
-        found.push_back(call);
-      return true;
-    }
-  } finder;
-  finder.target = target.getCanonicalDecl();
-  if (!function.hasBody())
-    return nullptr;
-  finder.TraverseStmt(function.getBody());
-  const clang::SourceManager &sm = context.sources();
-  clang::SourceLocation at = sm.getExpansionLoc(site.getBeginLoc());
-  for (const clang::CallExpr *destroy : finder.found) {
-    clang::SourceLocation where = sm.getExpansionLoc(destroy->getBeginLoc());
-    bool inLoop = false;
-    for (clang::DynTypedNode node = clang::DynTypedNode::create(*destroy);;) {
-      auto parents = context.ast().getParents(node);
-      if (parents.empty() || !parents[0].get<clang::Stmt>())
-        break;
-      const clang::Stmt *parent = parents[0].get<clang::Stmt>();
-      inLoop = inLoop || llvm::isa<clang::ForStmt, clang::WhileStmt, clang::CXXForRangeStmt,
-                                   clang::DoStmt>(parent);
-      node = parents[0];
-    }
-    if (inLoop || sm.isBeforeInTranslationUnit(where, at))
-      return destroy;
-  }
-  return nullptr;
-}
-
-OrderingVerdict destroyedVerdict(const clang::CallExpr &destroy, const clang::ValueDecl &target,
-                                 const clang::FunctionDecl &function,
-                                 TranslationUnitContext &context) {
-  OrderingVerdict verdict;
-  verdict.brokenBy = "'" + target.getNameAsString() + "' is destroyed (cudaStreamDestroy at " +
-                     describeLine(destroy, function, context.sources()) +
-                     ") before this point, so the work would be issued to a destroyed stream";
-  return verdict;
-}
-
 OrderingVerdict notFound() {
   OrderingVerdict verdict;
   verdict.brokenBy = "the ordering around it could not be analyzed";
   return verdict;
-}
-
-/// Inside the callee, everything must use the stream parameter (or wait).
-std::string calleeProblem(const clang::CallExpr &call, const clang::ParmVarDecl &parameter,
-                          TranslationUnitContext &context, bool perThreadBuild) {
-  const clang::FunctionDecl *callee = call.getDirectCallee();
-  const clang::FunctionDecl *definition = callee ? callee->getDefinition() : nullptr;
-  if (!definition || !definition->hasBody())
-    return "the body of the called function is not visible";
-  unsigned index = parameter.getFunctionScopeIndex();
-  if (index >= definition->getNumParams())
-    return "the called function's stream parameter could not be found";
-  FunctionOperations inner = operationsOf(*definition, context.ast(), perThreadBuild);
-  const clang::Decl *param = definition->getParamDecl(index)->getCanonicalDecl();
-  for (const StreamOperation &op : inner.operations) {
-    bool onParameter = op.stream.kind == OrderingStream::Variable && op.stream.variable == param;
-    if (op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return ||
-        op.effect == OperationEffect::HostWaitsAll ||
-        ((op.effect == OperationEffect::Enqueue || op.effect == OperationEffect::HostWaitsStream) &&
-         onParameter))
-      continue;
-    return "inside '" + definition->getNameAsString() + "', the " + op.what + " at " +
-           describeLine(*op.node, *definition, context.sources()) +
-           " does not use the stream parameter and relied on the legacy stream's ordering";
-  }
-  return "";
 }
 
 } // namespace

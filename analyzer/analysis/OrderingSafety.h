@@ -34,6 +34,9 @@ struct OrderingVerdict {
   std::string brokenBy;
   /// When waits were added: "waits for 's' before the cudaMemcpy at line 14".
   std::string waitNote;
+  /// Under OrderingAssumption::calleesOnTarget: the calls judged as work on
+  /// the target, as (callee key, parameter index) pairs.
+  std::vector<std::pair<std::string, int>> assumedCallees;
 };
 
 /// What the analysis assumes about the enclosing function's callers and
@@ -44,6 +47,9 @@ struct OrderingAssumption {
   unsigned pending = ordering::OtherPending; ///< what callers have pending at the call
   unsigned next = ordering::NextDepends;     ///< what callers do after it returns
   std::optional<StreamBlocking> target;      ///< the target's blocking, if assumed
+  /// A call of a user function that passes the target is work on the target
+  /// (its callee, the whole program says, issues all its work there).
+  bool calleesOnTarget = false;
 };
 
 /// One call a fix moves off the legacy default stream: a launch or

@@ -61,6 +61,8 @@ void OrderingFacts::normalize() {
     auto [it, inserted] = byUsr.emplace(f.usr, f);
     if (!inserted && it->second.openBecause.empty())
       it->second.openBecause = f.openBecause;
+    if (!inserted && it->second.onlyParameter != f.onlyParameter)
+      it->second.onlyParameter = -1; // the definitions differ: nothing is known
   }
   functions.clear();
   for (auto &[usr, f] : byUsr)
@@ -98,6 +100,12 @@ public:
     addressTaken_.insert(facts.addressTaken.begin(), facts.addressTaken.end());
     for (const StreamWrite &w : facts.writes)
       writes_[w.variable].push_back(&w.value);
+  }
+
+  /// The stream parameter all of `usr`'s own work is on; -1 if none.
+  int onlyParameter(const std::string &usr) const {
+    auto found = functions_.find(usr);
+    return found == functions_.end() ? -1 : found->second->onlyParameter;
   }
 
   /// Why code outside the program may call `usr`; "" when only the
@@ -410,7 +418,15 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program, Fix
   else if (conditional.target.kind == StreamSource::Variable)
     blocking = program.variableBlocking(conditional.target.variable, blockingWhy);
   const ConditionalFix::Case *chosen = nullptr;
-  for (const ConditionalFix::Case &one : conditional.cases)
+  // Calls that get the target were judged as work on it too: their callees
+  // put all their own work on that parameter.
+  bool calleesOnTarget =
+      !conditional.calleesOnTarget.empty() &&
+      std::all_of(conditional.calleesOnTarget.begin(), conditional.calleesOnTarget.end(), [&](const std::pair<std::string, int> &callee) {
+        return program.onlyParameter(callee.first) == callee.second;
+      });
+  for (const ConditionalFix::Case &one :
+       calleesOnTarget ? conditional.casesIfCallees : conditional.cases)
     if (one.blocking == blocking)
       chosen = &one;
   unsigned bit = pending * Levels + next;

@@ -81,6 +81,10 @@ struct OrderedFunction {
   unsigned first = NextDepends;
   bool firstDecides = true;
   std::vector<std::string> firstCalls;
+  /// The index of the stream parameter every CUDA operation of its own is
+  /// issued to (or a wait for the device), -1 when there is none such: work
+  /// a caller moved to the stream it passes there is ordered before it.
+  int onlyParameter = -1;
 };
 
 /// A write of a global or member stream.
@@ -108,6 +112,11 @@ struct ConditionalFix {
     std::vector<std::string> brokenBy; ///< by the same bit; "" when safe
   };
   std::vector<Case> cases;
+  /// Calls of user functions (USR, parameter index) that get the target:
+  /// `casesIfCallees` judged them as work on the target. They hold when
+  /// each callee's own work is all on that parameter (onlyParameter).
+  std::vector<std::pair<std::string, int>> calleesOnTarget;
+  std::vector<Case> casesIfCallees;
 };
 
 /// One TU's ordering facts, and the union of every TU's.

@@ -62,6 +62,35 @@ unsigned level(const json &j) {
   return value;
 }
 
+json casesJson(const std::vector<ConditionalFix::Case> &cases) {
+  json out = json::array();
+  for (const ConditionalFix::Case &c : cases) {
+    json waits = json::array();
+    for (const TextEdit &e : c.waits)
+      waits.push_back(editJson(e));
+    out.push_back({{"blocking", blockingName(c.blocking)}, {"safe", c.safe},
+                   {"waits", waits}, {"waitNote", c.waitNote}, {"brokenBy", c.brokenBy}});
+  }
+  return out;
+}
+
+std::vector<ConditionalFix::Case> casesFrom(const json &cases) {
+  std::vector<ConditionalFix::Case> out;
+  for (const json &c : cases) {
+    ConditionalFix::Case one;
+    one.blocking = blockingFrom(c.at("blocking").get<std::string>());
+    one.safe = c.at("safe").get<unsigned>();
+    for (const json &e : c.at("waits"))
+      one.waits.push_back(editFrom(e));
+    one.waitNote = c.at("waitNote").get<std::string>();
+    one.brokenBy = c.at("brokenBy").get<std::vector<std::string>>();
+    if (one.brokenBy.size() != Levels * Levels)
+      throw std::runtime_error("a conditional fix needs one verdict per assumption");
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
 } // namespace
 
 std::string toJsonText(const OrderingFacts &facts) {
@@ -87,26 +116,22 @@ std::string toJsonText(const OrderingFacts &facts) {
                          {"openBecause", f.openBecause}, {"leavesMove", f.leavesMove},
                          {"leavesNarrow", f.leavesNarrow}, {"leavesCalls", f.leavesCalls},
                          {"first", f.first}, {"firstDecides", f.firstDecides},
-                         {"firstCalls", f.firstCalls}});
+                         {"firstCalls", f.firstCalls}, {"onlyParameter", f.onlyParameter}});
   json &writes = j["writes"] = json::array();
   for (const StreamWrite &w : facts.writes)
     writes.push_back({{"variable", w.variable}, {"value", sourceJson(w.value)}});
   j["addressTaken"] = facts.addressTaken;
   json &fixes = j["fixes"] = json::array();
   for (const ConditionalFix &f : facts.fixes) {
-    json cases = json::array();
-    for (const ConditionalFix::Case &c : f.cases) {
-      json waits = json::array();
-      for (const TextEdit &e : c.waits)
-        waits.push_back(editJson(e));
-      cases.push_back({{"blocking", blockingName(c.blocking)}, {"safe", c.safe},
-                       {"waits", waits}, {"waitNote", c.waitNote}, {"brokenBy", c.brokenBy}});
-    }
+    json callees = json::array();
+    for (const auto &[usr, parameter] : f.calleesOnTarget)
+      callees.push_back({{"callee", usr}, {"parameter", parameter}});
     fixes.push_back({{"check", f.check}, {"finding", pointJson(f.finding)},
                      {"firstEdit", pointJson(f.firstEdit)}, {"function", f.function},
                      {"functionName", f.functionName}, {"narrow", f.narrow},
                      {"description", f.description}, {"target", sourceJson(f.target)},
-                     {"cases", cases}});
+                     {"cases", casesJson(f.cases)}, {"calleesOnTarget", callees},
+                     {"casesIfCallees", casesJson(f.casesIfCallees)}});
   }
   return j.dump();
 }
@@ -147,6 +172,7 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       function.first = level(f.at("first"));
       function.firstDecides = f.at("firstDecides").get<bool>();
       function.firstCalls = f.at("firstCalls").get<std::vector<std::string>>();
+      function.onlyParameter = f.value("onlyParameter", -1); // absent in older summaries
       parsed.functions.push_back(std::move(function));
     }
     for (const json &w : j.at("writes"))
@@ -162,17 +188,12 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       fix.narrow = f.at("narrow").get<bool>();
       fix.description = f.at("description").get<std::string>();
       fix.target = sourceFrom(f.at("target"));
-      for (const json &c : f.at("cases")) {
-        ConditionalFix::Case one;
-        one.blocking = blockingFrom(c.at("blocking").get<std::string>());
-        one.safe = c.at("safe").get<unsigned>();
-        for (const json &e : c.at("waits"))
-          one.waits.push_back(editFrom(e));
-        one.waitNote = c.at("waitNote").get<std::string>();
-        one.brokenBy = c.at("brokenBy").get<std::vector<std::string>>();
-        if (one.brokenBy.size() != Levels * Levels)
-          throw std::runtime_error("a conditional fix needs one verdict per assumption");
-        fix.cases.push_back(std::move(one));
+      fix.cases = casesFrom(f.at("cases"));
+      if (f.contains("calleesOnTarget")) { // absent in older summaries
+        for (const json &c : f.at("calleesOnTarget"))
+          fix.calleesOnTarget.emplace_back(c.at("callee").get<std::string>(),
+                                           c.at("parameter").get<int>());
+        fix.casesIfCallees = casesFrom(f.at("casesIfCallees"));
       }
       parsed.fixes.push_back(std::move(fix));
     }

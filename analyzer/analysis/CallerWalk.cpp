@@ -1,0 +1,192 @@
+// CallerWalk.h: the walks over a caller's operations that the
+// whole-program ordering facts record at each call and return.
+#include "analyzer/analysis/CallerWalk.h"
+#include "analyzer/analysis/OrderingSummary.h"
+
+namespace streamlint {
+
+using namespace ordering;
+
+namespace {
+std::string named(const StreamOperation &op) { return "the " + op.what; }
+} // namespace
+
+CallerWalk::CallerWalk(const FunctionOperations &ops, size_t at,
+                       const std::vector<std::string> &userCalls,
+                       std::map<const clang::Decl *, int> passed)
+    : ops_(ops.operations), at_(at), userCalls_(userCalls), passed_(std::move(passed)) {
+  const StreamOperation &call = ops_[at];
+  if (!call.loops.empty()) {
+    const clang::Stmt *outer = call.loops.back();
+    for (size_t i = 0; i < ops_.size(); ++i)
+      if (llvm::is_contained(ops_[i].loops, outer)) {
+        lo_ = lo_ ? lo_ : i;
+        hi_ = i;
+      }
+  }
+}
+
+CallerWalk::Result CallerWalk::pending(bool narrow) const {
+  std::vector<size_t> back;
+  for (size_t i = at_; i > 0; --i)
+    back.push_back(i - 1);
+  Result result = walkBack(back, narrow);
+  if (lo_) {
+    std::vector<size_t> previous;
+    for (size_t i = at_; i > *lo_; --i)
+      previous.push_back(i - 1);
+    for (size_t i = hi_ + 1; i > at_; --i)
+      previous.push_back(i - 1);
+    merge(result, walkBack(previous, narrow));
+  }
+  return result;
+}
+
+CallerWalk::Result CallerWalk::next(size_t from) const {
+  std::vector<size_t> after;
+  for (size_t i = from; i < ops_.size(); ++i)
+    after.push_back(i);
+  Result result = walkForward(after);
+  if (lo_) {
+    std::vector<size_t> again;
+    for (size_t i = at_ + 1; i <= hi_; ++i)
+      again.push_back(i);
+    for (size_t i = *lo_; i <= at_; ++i)
+      again.push_back(i);
+    Result round = walkForward(again);
+    round.reachesEnd = false;
+    merge(result, round);
+  }
+  return result;
+}
+
+void CallerWalk::merge(Result &into, Result other) {
+  if (other.level > into.level) {
+    into.level = other.level;
+    into.what = other.what;
+  }
+  into.reachesEnd = into.reachesEnd || other.reachesEnd;
+  into.calls.insert(into.calls.end(), other.calls.begin(), other.calls.end());
+  into.onParameters.insert(into.onParameters.end(), other.onParameters.begin(),
+                           other.onParameters.end());
+}
+
+bool CallerWalk::unconditional(const StreamOperation &op) const {
+  return llvm::all_of(op.conditions, [&](const clang::Stmt *condition) {
+    return llvm::is_contained(ops_[at_].conditions, condition);
+  });
+}
+
+CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool narrow) const {
+  Result result;
+  std::vector<OrderingStream> waited;
+  bool legacyDone = false; // a later legacy copy to the host covered blocking work
+  auto raise = [&](unsigned to, const StreamOperation &op) {
+    if (to > result.level) {
+      result.level = to;
+      result.what = named(op) + " (not waited for)";
+    }
+  };
+  for (size_t index : path) {
+    const StreamOperation &op = ops_[index];
+    bool always = unconditional(op);
+    switch (op.effect) {
+    case OperationEffect::Neutral:
+    case OperationEffect::Return:
+      break;
+    case OperationEffect::HostWaitsAll:
+      if (always)
+        return result;
+      break;
+    case OperationEffect::HostWaitsStream:
+      if (always)
+        waited.push_back(op.stream);
+      break;
+    case OperationEffect::Enqueue: {
+      if (llvm::any_of(waited, [&](const OrderingStream &s) { return s.same(op.stream); }))
+        break;
+      bool legacy = op.stream.kind == OrderingStream::Legacy;
+      if (legacyDone && (legacy || op.blocking == StreamBlocking::Blocking))
+        break;
+      if (!narrow && !legacy && op.blocking == StreamBlocking::NonBlocking)
+        break; // the legacy stream never waited for it
+      if (op.stream.kind == OrderingStream::Variable) {
+        auto passed = passed_.find(op.stream.variable);
+        if (passed != passed_.end()) {
+          result.onParameters.push_back(passed->second);
+          break;
+        }
+      }
+      if (legacy && op.hostWaits && always) {
+        // Done when the call returns, after all earlier blocking work.
+        if (!narrow)
+          return result;
+        legacyDone = true;
+        break;
+      }
+      raise(legacy ? LegacyPending : OtherPending, op);
+      break;
+    }
+    case OperationEffect::Opaque:
+      if (!userCalls_[index].empty() && !legacyDone)
+        result.calls.push_back(userCalls_[index]);
+      else if (!(legacyDone && !narrow))
+        raise(OtherPending, op);
+      break;
+    }
+  }
+  result.reachesEnd = true;
+  return result;
+}
+
+CallerWalk::Result CallerWalk::walkForward(const std::vector<size_t> &path) const {
+  Result result;
+  for (size_t index : path) {
+    const StreamOperation &op = ops_[index];
+    bool always = unconditional(op);
+    switch (op.effect) {
+    case OperationEffect::Neutral:
+      break;
+    case OperationEffect::HostWaitsAll:
+      if (always)
+        return result;
+      break;
+    case OperationEffect::HostWaitsStream:
+      if (op.stream.kind == OrderingStream::Legacy) {
+        result.what = named(op);
+        result.level = NextDepends;
+        return result;
+      }
+      break;
+    case OperationEffect::Enqueue:
+      if (op.stream.kind == OrderingStream::Legacy) {
+        if (result.level < NextLegacyWork) {
+          result.level = NextLegacyWork;
+          result.what = named(op) + " on the legacy stream";
+        }
+        if (always)
+          return result;
+        break;
+      }
+      if (op.blocking == StreamBlocking::NonBlocking)
+        break;
+      result.what = named(op);
+      result.level = NextDepends;
+      return result;
+    case OperationEffect::Opaque:
+      if (!userCalls_[index].empty()) {
+        result.calls.push_back(userCalls_[index]);
+        break;
+      }
+      result.what = named(op);
+      result.level = NextDepends;
+      return result;
+    case OperationEffect::Return:
+      result.reachesEnd = true;
+      return result;
+    }
+  }
+  return result;
+}
+
+} // namespace streamlint

@@ -1,0 +1,57 @@
+#pragma once
+// Walks a caller's operations around one of them (a call of a user
+// function, or a return): what is pending before it, what comes first
+// after it. Calls of user functions are not judged here: they are
+// collected, and the whole-program pass (OrderingSummary.h) judges them by
+// their own summaries. Used by CallerOrdering's facts collector.
+
+#include "analyzer/analysis/StreamOperations.h"
+
+#include "clang/AST/Decl.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+class CallerWalk {
+public:
+  /// `userCalls[i]`: the USR of the user function operation i calls, or "";
+  /// `passed`: stream variables the call passes, by the callee's parameter.
+  CallerWalk(const FunctionOperations &ops, size_t at, const std::vector<std::string> &userCalls,
+             std::map<const clang::Decl *, int> passed = {});
+
+  struct Result {
+    unsigned level = 0;
+    bool reachesEnd = false; ///< the function's entry (back) or a return (forward)
+    std::string what;
+    std::vector<std::string> calls;
+    std::vector<int> onParameters; ///< pending on the streams passed at the call
+  };
+
+  /// What is pending before the operation: this iteration and, in a loop,
+  /// the previous one (the operation itself included); then to the entry.
+  /// `narrow`: for a narrowed wait (every stream counts).
+  Result pending(bool narrow) const;
+
+  /// What comes first after the operation: round the loop again (up to the
+  /// operation itself), and after the loop to the function's end.
+  Result next(size_t from) const;
+
+private:
+  static void merge(Result &into, Result other);
+  bool unconditional(const StreamOperation &op) const;
+  Result walkBack(const std::vector<size_t> &path, bool narrow) const;
+  Result walkForward(const std::vector<size_t> &path) const;
+
+  const std::vector<StreamOperation> &ops_;
+  size_t at_;
+  const std::vector<std::string> &userCalls_;
+  std::map<const clang::Decl *, int> passed_; ///< stream variable -> parameter it is passed for
+  std::optional<size_t> lo_;
+  size_t hi_ = 0;
+};
+
+} // namespace streamlint
