@@ -99,7 +99,7 @@ bool PreambleActionFactory::runInvocation(
     std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager *files,
     std::shared_ptr<clang::PCHContainerOperations> pchOperations,
     clang::DiagnosticConsumer *diagnostics) {
-  if (request_.store && files)
+  if (request_.store && files && request_.store->usable())
     attachPreamble(*invocation, *files, pchOperations);
   return clang::tooling::FrontendActionFactory::runInvocation(
       std::move(invocation), files, std::move(pchOperations), diagnostics);

@@ -43,6 +43,9 @@ public:
   /// `limitBytes` on disk (0: no limit).
   PreambleStore(ProjectIndex &index, uint64_t limitBytes);
 
+  /// Whether preambles may be read and written: the index's directory is
+  /// streamlint's (a foreign directory gets nothing written into it).
+  bool usable() { return index_.usable(); }
   /// The preamble stored under `key`, verified; nullopt if there is none or
   /// it is stale (a listed file changed), damaged or unauthenticated (then a
   /// note says so and the files are removed, so it is rebuilt).
