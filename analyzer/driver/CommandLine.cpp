@@ -212,11 +212,16 @@ cl::opt<std::string> cacheDir(
 cl::opt<bool> noCache("no-cache",
                       cl::desc("Neither read nor write the project index"),
                       cl::cat(category));
-cl::opt<bool> noPreambles(
-    "no-preambles",
-    cl::desc("Parse every TU whole: keep no preambles (each TU's parsed include prefix, "
-             "reused while nothing it read changed) beside the project index"),
+cl::opt<bool> usePreambles(
+    "preambles",
+    cl::desc("Keep each TU's parsed include prefix (a preamble) beside the project index "
+             "and reuse it while nothing it read changed: a re-run after an edit of a "
+             ".cu file re-parses only its body; the first parse of each TU costs more "
+             "(docs/index.md, \"Preambles\")"),
     cl::cat(category));
+cl::opt<bool> noPreambles("no-preambles",
+                          cl::desc("Parse every TU whole (overrides --preambles)"),
+                          cl::cat(category));
 cl::opt<unsigned> preambleCacheSize(
     "preamble-cache-size",
     cl::desc("At most this many MiB of preambles beside the project index; the least "
@@ -428,7 +433,7 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.analyzer.wholeProgramContext = true;
   result.analyzer.skipContextWithoutCuda = !allTranslationUnits;
   result.analyzer.useIndex = !noCache;
-  result.analyzer.preambles = !noPreambles;
+  result.analyzer.preambles = usePreambles && !noPreambles;
   result.analyzer.preambleLimitBytes = uint64_t(preambleCacheSize) << 20;
   result.analyzer.cacheDirectory = cacheDir;
   if (cacheDir.empty())

@@ -65,12 +65,12 @@ bench() {
   grep -q FAILED "$WORK/last.err" && { echo "warning: clang++-22 failed on some commands:" >&2; head -3 "$WORK/last.err" >&2; }
   cpu clang-edited-tu bash "$WORK/$name.edited-command"
   cpu parse-only "$STREAMLINT" -p "$db" --no-cache --checks='-*' -j 1 --quiet --all-translation-units
-  cpu cold "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" -j 1 --quiet --all-translation-units \
+  cpu cold "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" --preambles -j 1 --quiet --all-translation-units \
     --format json -o "$WORK/$name.cold.json"
   cpu cold-no-preambles "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index-np" --no-preambles -j 1 \
     --quiet --all-translation-units --format json -o "$WORK/$name.cold-np.json"
   echo "int streamlint_bench_edit_$RANDOM = 0; // a one-line edit" >>"$edited"
-  cpu edit-rerun "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" -j 1 --all-translation-units \
+  cpu edit-rerun "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" --preambles -j 1 --all-translation-units \
     --format json -o "$WORK/$name.edit.json"
   grep -o 'preambles: .*' "$WORK/last.err" >"$WORK/$name.edit-preambles" || echo "no preamble" >"$WORK/$name.edit-preambles"
   cpu edit-rerun-no-preambles "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index-np" --no-preambles -j 1 \

@@ -65,8 +65,8 @@ PY
 # report with none (ref.json); they must be byte-identical.
 run() {
   local label=$1; shift
-  (cd "$P" && "$STREAMLINT" -p . --cache-dir "$INDEX" --format json -o "$WORK/out.json" \
-     "$@" 2>"$WORK/err")
+  (cd "$P" && "$STREAMLINT" -p . --cache-dir "$INDEX" --preambles --format json \
+     -o "$WORK/out.json" "$@" 2>"$WORK/err")
   cp "$WORK/err" "$WORK/err.$label"
   (cd "$P" && "$STREAMLINT" -p . --no-cache --format json -o "$WORK/ref.json" 2>/dev/null)
   cmp -s "$WORK/out.json" "$WORK/ref.json" ||
@@ -154,7 +154,7 @@ run damaged_manifest
 expect_preambles damaged_manifest 0 1
 grep -q "ignoring a damaged or unauthenticated preamble" "$WORK/err" || fail "damaged_manifest: no note: $(cat "$WORK/err")"
 
-# --no-preambles: parsed whole; nothing said about preambles.
+# --no-preambles (or no --preambles): parsed whole; nothing said about preambles.
 echo "// once more" >>"$P/a.cu"
 run no_preambles --no-preambles
 grep -q "preambles:" "$WORK/err" && fail "no_preambles: $(cat "$WORK/err")"
