@@ -130,6 +130,9 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
                   std::vector<UnitResult> &results, const AnalyzerOptions &options,
                   const CheckRegistry &registry, index::ProjectIndex *index) {
   results.resize(units.size());
+  std::unique_ptr<index::PreambleStore> preambles;
+  if (index && options.preambles)
+    preambles = std::make_unique<index::PreambleStore>(*index, options.preambleLimitBytes);
   unsigned jobs = options.jobs ? options.jobs
                                : std::max(1u, std::thread::hardware_concurrency());
   llvm::StdThreadPool pool(llvm::hardware_concurrency(jobs));
@@ -138,7 +141,8 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
     pool.async([&, i] {
       bool skip = units[i].reported ? options.skipTranslationUnitsWithoutCuda
                                     : options.skipContextWithoutCuda;
-      results[i] = analyzePlannedUnit(units[i], skip, options, registry, index);
+      results[i] =
+          analyzePlannedUnit(units[i], skip, options, registry, index, preambles.get());
       const PlannedUnit &unit = units[i];
       progress.finished(unit.substituteFile.empty() ? unit.entry.file : unit.substituteFile,
                         results[i].fromIndex, results[i].outcome.skippedWithoutCuda);
@@ -204,6 +208,8 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
     TranslationUnitOutcome &outcome = results[i].outcome;
     result.fromIndex += results[i].fromIndex;
     counts->parsed += !results[i].fromIndex && !outcome.skippedWithoutCuda;
+    counts->preamblesReused += results[i].preamble == PreambleUse::Reused;
+    counts->preamblesBuilt += results[i].preamble == PreambleUse::Built;
     if (units[i].reported) {
       result.skippedWithoutCuda += outcome.skippedWithoutCuda;
       result.translationUnits += !outcome.skippedWithoutCuda;

@@ -45,6 +45,11 @@ struct AnalyzerOptions {
   /// compile database (<dir>/.streamlint).
   bool useIndex = false;
   std::string cacheDirectory;
+  /// With the index: parse each TU's include prefix once into a preamble
+  /// kept beside it (analyzer/index/PreambleStore.h), at most this many
+  /// bytes of them (0: no limit).
+  bool preambles = true;
+  uint64_t preambleLimitBytes = uint64_t(4) << 30;
   /// `[N/M] file` on stderr as each TU finishes (analyzer/driver/Progress.h).
   bool progress = false;
   /// Report findings in headers outside the project (--third-party-headers);
@@ -57,6 +62,8 @@ struct AnalyzerOptions {
 /// (whole-program context included), and findings not reported, by why.
 struct SummaryCounts {
   unsigned parsed = 0;
+  unsigned preamblesReused = 0; // parses on a preamble kept from before
+  unsigned preamblesBuilt = 0;  // parses on a preamble built for them
   unsigned headerFilter = 0;  // outside HeaderFilterRegex or in ExcludePaths
   unsigned nolint = 0;        // NOLINT comments
   unsigned baseline = 0;      // in the --baseline

@@ -212,6 +212,21 @@ cl::opt<std::string> cacheDir(
 cl::opt<bool> noCache("no-cache",
                       cl::desc("Neither read nor write the project index"),
                       cl::cat(category));
+cl::opt<bool> usePreambles(
+    "preambles",
+    cl::desc("Keep each TU's parsed include prefix (a preamble) beside the project index "
+             "and reuse it while nothing it read changed: a re-run after an edit of a "
+             ".cu file re-parses only its body; the first parse of each TU costs more "
+             "(docs/index.md, \"Preambles\")"),
+    cl::cat(category));
+cl::opt<bool> noPreambles("no-preambles",
+                          cl::desc("Parse every TU whole (overrides --preambles)"),
+                          cl::cat(category));
+cl::opt<unsigned> preambleCacheSize(
+    "preamble-cache-size",
+    cl::desc("At most this many MiB of preambles beside the project index; the least "
+             "recently used are removed beyond it (default 4096; 0: no limit)"),
+    cl::value_desc("MiB"), cl::init(4096), cl::cat(category));
 cl::opt<std::string> shard(
     "shard",
     cl::desc("CI shards: analyze only this deterministic 1/N of the TUs (by a hash of each "
@@ -418,6 +433,8 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.analyzer.wholeProgramContext = true;
   result.analyzer.skipContextWithoutCuda = !allTranslationUnits;
   result.analyzer.useIndex = !noCache;
+  result.analyzer.preambles = usePreambles && !noPreambles;
+  result.analyzer.preambleLimitBytes = uint64_t(preambleCacheSize) << 20;
   result.analyzer.cacheDirectory = cacheDir;
   if (cacheDir.empty())
     result.analyzer.cacheDirectory =

@@ -61,7 +61,11 @@ void printSummary(const AnalysisResult &result, const SummaryCounts &counts,
     llvm::errs() << "; " << result.hiddenThirdParty
                  << " in third-party headers hidden (--third-party-headers shows them)";
   llvm::errs() << "; " << counts.parsed << " parsed; "
-               << llvm::format("%.1f", elapsedSeconds) << " s\n";
+               << llvm::format("%.1f", elapsedSeconds) << " s";
+  if (counts.preamblesReused || counts.preamblesBuilt)
+    llvm::errs() << "; preambles: " << counts.preamblesReused << " reused, "
+                 << counts.preamblesBuilt << " built";
+  llvm::errs() << "\n";
   for (const auto &[check, counts] : byCheck) {
     llvm::errs() << "  " << check << ":";
     const char *separator = " ";

@@ -2,6 +2,7 @@
 
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/driver/CrashIsolation.h"
+#include "analyzer/driver/PreambleParse.h"
 #include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/OrderingSummary.h"
 #include "analyzer/reach/TranslationUnitReach.h"
@@ -124,50 +125,6 @@ bool isUnder(llvm::StringRef path, llvm::StringRef directory) {
   directory = directory.rtrim('/');
   return !directory.empty() && path.starts_with(directory) &&
          (path.size() == directory.size() || path[directory.size()] == '/');
-}
-
-/// The main file and every other file clang read (project headers, -I and
-/// -isystem directories, the host compiler's), each with the digest of the
-/// bytes it parsed (not re-read: an edit during the parse must make the
-/// entry stale, not hide in it). Left out: the in-memory shims and the
-/// directories known by version (the toolkit, clang's resource directory),
-/// which are part of the key.
-std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources,
-                                           const std::vector<std::string> &versioned) {
-  std::vector<index::IncludedFile> files;
-  std::set<std::string> seen;
-  for (unsigned i = 0, n = sources.local_sloc_entry_size(); i < n; ++i) {
-    const clang::SrcMgr::SLocEntry &entry = sources.getLocalSLocEntry(i);
-    if (!entry.isFile())
-      continue;
-    const clang::SrcMgr::FileInfo &file = entry.getFile();
-    const clang::SrcMgr::ContentCache &content = file.getContentCache();
-    clang::OptionalFileEntryRef origin = content.OrigEntry;
-    if (!origin)
-      continue;
-    llvm::SmallString<256> opened(origin->getName());
-    llvm::sys::fs::make_absolute(opened);
-    llvm::SmallString<256> path(opened);
-    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-    // ".." after a symbolic link is not lexical: gcc's headers, opened as
-    // /lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/cstdlib where
-    // /lib links to /usr/lib, are not /include/c++/12/cstdlib.
-    if (path != opened && !isUnder(opened, kVirtualShimDir) &&
-        !llvm::sys::fs::equivalent(path, opened))
-      llvm::sys::fs::real_path(opened, path);
-    if (isUnder(path, kVirtualShimDir) || !seen.insert(std::string(path)).second ||
-        llvm::any_of(versioned, [&](const std::string &dir) { return isUnder(path, dir); }))
-      continue;
-    std::string digest;
-    if (std::optional<llvm::MemoryBufferRef> buffer = content.getBufferIfLoaded())
-      digest = index::sha256Hex(buffer->getBuffer());
-    else
-      digest = index::fileSha256(std::string(path));
-    // The main file's entry is created first, so it comes first.
-    files.push_back({std::string(path), digest,
-                     clang::SrcMgr::isSystem(file.getFileCharacteristic())});
-  }
-  return files;
 }
 
 /// What one TU's check run reads and where it writes.
@@ -336,7 +293,7 @@ std::vector<std::string> placesLookedIn(const std::string &include,
   return places;
 }
 
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>
 makeFileSystem(const ClangInvocation &invocation) {
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::createPhysicalFileSystem());
@@ -352,10 +309,59 @@ makeFileSystem(const ClangInvocation &invocation) {
 
 } // namespace
 
-TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
+/// The main file and every other file clang read (project headers, -I and
+/// -isystem directories, the host compiler's), each with the digest of the
+/// bytes it parsed (not re-read: an edit during the parse must make the
+/// entry stale, not hide in it). Left out: the in-memory shims and the
+/// directories known by version (the toolkit, clang's resource directory),
+/// which are part of the key.
+std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources,
+                                           const std::vector<std::string> &versioned) {
+  std::vector<index::IncludedFile> files;
+  std::set<std::string> seen;
+  for (unsigned i = 0, n = sources.local_sloc_entry_size(); i < n; ++i) {
+    const clang::SrcMgr::SLocEntry &entry = sources.getLocalSLocEntry(i);
+    if (!entry.isFile())
+      continue;
+    const clang::SrcMgr::FileInfo &file = entry.getFile();
+    const clang::SrcMgr::ContentCache &content = file.getContentCache();
+    clang::OptionalFileEntryRef origin = content.OrigEntry;
+    if (!origin)
+      continue;
+    llvm::SmallString<256> opened(origin->getName());
+    llvm::sys::fs::make_absolute(opened);
+    llvm::SmallString<256> path(opened);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    // ".." after a symbolic link is not lexical: gcc's headers, opened as
+    // /lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/cstdlib where
+    // /lib links to /usr/lib, are not /include/c++/12/cstdlib.
+    if (path != opened && !isUnder(opened, kVirtualShimDir) &&
+        !llvm::sys::fs::equivalent(path, opened))
+      llvm::sys::fs::real_path(opened, path);
+    if (isUnder(path, kVirtualShimDir) || !seen.insert(std::string(path)).second ||
+        llvm::any_of(versioned, [&](const std::string &dir) { return isUnder(path, dir); }))
+      continue;
+    std::string digest;
+    if (std::optional<llvm::MemoryBufferRef> buffer = content.getBufferIfLoaded())
+      digest = index::sha256Hex(buffer->getBuffer());
+    else
+      digest = index::fileSha256(std::string(path));
+    // The main file's entry is created first, so it comes first.
+    files.push_back({std::string(path), digest,
+                     clang::SrcMgr::isSystem(file.getFileCharacteristic())});
+  }
+  return files;
+}
+
+namespace {
+
+/// One parse of `invocation` with the checks, on a preamble if `preamble`
+/// allows one (`use` says what happened).
+TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
                                               const CheckRegistry &registry,
                                               const CheckSelection &selection,
-                                              const CheckOptions &options) {
+                                     const CheckOptions &options,
+                                     const PreambleRequest &preamble, PreambleUse &use) {
   TranslationUnitOutcome outcome;
   // -w: the user's warnings (and -Werror) are not ours to report, and without
   // carets clang prints no "N errors generated" line of its own; the main
@@ -363,8 +369,10 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
   std::vector<std::string> args = invocation.args;
   args.insert(args.end() - (args.empty() ? 0 : 1), {"-w", "-fno-caret-diagnostics"});
 
-  auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(
-      clang::FileSystemOptions(), makeFileSystem(invocation));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fileSystem =
+      makeFileSystem(invocation);
+  auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(),
+                                                             fileSystem);
   ErrorCollector errors;
   std::vector<std::string> searchDirectories;
   bool searchDirectoriesPlain = false;
@@ -372,10 +380,10 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
   CheckRun run{invocation, registry,          selection,              options,
                outcome,    searchDirectories, searchDirectoriesPlain, errors,
                failure};
-  clang::tooling::ToolInvocation tool(
-      args,
-      std::make_unique<CheckAction>(run),
-      files.get());
+  PreambleActionFactory action(std::make_unique<CheckAction>(run), preamble, fileSystem,
+                               invocation.versionedDirectories, use);
+  clang::tooling::ToolInvocation tool(args, &action, files.get(),
+                                      std::make_shared<clang::PCHContainerOperations>());
   tool.setDiagnosticConsumer(&errors);
   bool succeeded;
   {
@@ -404,6 +412,50 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
                                            searchDirectories, invocation.directory);
   }
   return outcome;
+}
+
+} // namespace
+
+TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
+                                              const CheckRegistry &registry,
+                                              const CheckSelection &selection,
+                                              const CheckOptions &options,
+                                              const PreambleRequest &preamble,
+                                              PreambleUse *used) {
+  PreambleUse use;
+  TranslationUnitOutcome outcome =
+      parseAndCheck(invocation, registry, selection, options, preamble, use);
+  if (use.state == PreambleUse::None) {
+    if (used)
+      *used = use;
+    return outcome;
+  }
+  // On a preamble: kept only if clang reported no error and parsed the
+  // main file the prefix was cut from; otherwise parsed again without one
+  // (an error the preamble caused must not become the TU's, and a TU with
+  // errors is reported as a parse without a preamble reports it).
+  if (!outcome.problem && !outcome.includes.empty() &&
+      outcome.includes.front().sha256 == use.mainDigest) {
+    // What the prefix read is in the preamble, not in the parse's source
+    // manager: the TU depends on it all the same.
+    std::set<std::string> listed;
+    for (const index::IncludedFile &file : outcome.includes)
+      listed.insert(file.path);
+    std::vector<index::IncludedFile> prefixFiles;
+    for (index::IncludedFile &file : use.files)
+      if (listed.insert(file.path).second)
+        prefixFiles.push_back(std::move(file));
+    outcome.includes.insert(outcome.includes.begin() + 1, prefixFiles.begin(),
+                            prefixFiles.end());
+    use.files.clear();
+    if (used)
+      *used = use;
+    return outcome;
+  }
+  PreambleUse none;
+  if (used)
+    used->state = PreambleUse::None;
+  return parseAndCheck(invocation, registry, selection, options, PreambleRequest{}, none);
 }
 
 } // namespace streamlint

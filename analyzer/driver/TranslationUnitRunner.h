@@ -4,6 +4,7 @@
 #include "analyzer/Finding.h"
 #include "analyzer/analysis/CheckOptions.h"
 #include "analyzer/compiledb/CompileDatabase.h"
+#include "analyzer/driver/PreambleParse.h"
 #include "analyzer/index/IndexEntry.h"
 #include "analyzer/reach/ReachSummary.h"
 #include "checks/CheckRegistry.h"
@@ -30,10 +31,15 @@ struct TranslationUnitOutcome {
 };
 
 /// Parses `invocation` and runs every check `selection` enables. Never
-/// throws; a TU with errors is still checked on clang's recovered AST.
+/// throws; a TU with errors is still checked on clang's recovered AST. With
+/// `preamble.store` set, the include prefix comes from a preamble when it
+/// can (PreambleParse.h; `used` says whether one was reused or built); a
+/// parse on a preamble that reports an error is done again without one.
 TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
                                               const CheckRegistry &registry,
                                               const CheckSelection &selection,
-                                              const CheckOptions &options);
+                                              const CheckOptions &options,
+                                              const PreambleRequest &preamble = {},
+                                              PreambleUse *used = nullptr);
 
 } // namespace streamlint

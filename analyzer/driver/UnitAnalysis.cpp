@@ -96,8 +96,7 @@ ClangInvocation invocationFor(const PlannedUnit &unit, const Toolchain &toolchai
   return invocation;
 }
 
-std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchain,
-                    const EffectiveConfig &config) {
+std::string unitParseKey(const ClangInvocation &invocation, const Toolchain &toolchain) {
   std::vector<std::string> parts = {index::toolIdentity(), invocation.directory,
                                     invocation.file,
                                     llvm::join(invocation.args, std::string(1, '\0'))};
@@ -112,6 +111,12 @@ std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchai
   parts.push_back(llvm::join(toolchain.problems, "\n"));
   parts.push_back(invocation.perThreadDefaultStream ? "ptds" : "legacy");
   parts.push_back(includePathEnvironment());
+  return index::keyOf(parts);
+}
+
+std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchain,
+                    const EffectiveConfig &config) {
+  std::vector<std::string> parts = {unitParseKey(invocation, toolchain)};
   parts.push_back("checks=" + config.checks);
   for (const auto &[name, value] : config.checkOptions.all())
     parts.push_back(name + "=" + value);
@@ -121,7 +126,8 @@ std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchai
 UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               const AnalyzerOptions &options,
                               const CheckRegistry &registry,
-                              index::ProjectIndex *index) {
+                              index::ProjectIndex *index,
+                              index::PreambleStore *preambles) {
   UnitResult result;
   auto analyze = [&] {
     StreamlintStep step("preparing the translation unit");
@@ -150,9 +156,16 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
         return;
       }
     }
+    PreambleRequest preamble;
+    if (preambles) {
+      preamble.store = preambles;
+      preamble.parseKey = unitParseKey(invocation, toolchain);
+    }
+    PreambleUse used;
     result.outcome = analyzeTranslationUnit(invocation, registry,
                                             CheckSelection(unit.config.checks),
-                                            unit.config.checkOptions);
+                                            unit.config.checkOptions, preamble, &used);
+    result.preamble = used.state;
     releaseFreedMemory();
     // Clean results and recoverable errors are kept, and so is a missing
     // include with every place clang looked for it (the entry is stale once
@@ -177,6 +190,7 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
   else
     analyze();
   if (failure) {
+    result.preamble = PreambleUse::None;
     result.outcome = failedOutcome(
         unit.substituteFile.empty() ? unit.entry.file : unit.substituteFile, *failure);
     result.fromIndex = false;

@@ -5,6 +5,7 @@
 
 #include "analyzer/driver/Analyzer.h"
 #include "analyzer/driver/TranslationUnitRunner.h"
+#include "analyzer/index/PreambleStore.h"
 #include "analyzer/index/ProjectIndex.h"
 
 namespace streamlint {
@@ -12,17 +13,22 @@ namespace streamlint {
 struct UnitResult {
   TranslationUnitOutcome outcome;
   bool fromIndex = false;
+  /// Whether its parse used a preamble, reused or built (PreambleParse.h).
+  PreambleUse::State preamble = PreambleUse::None;
 };
 
 /// Translates, (optionally) skips a TU without CUDA, then reads the index or
-/// parses; crashes are isolated when options.crashRecovery. `index` may be null.
+/// parses (on a preamble from `preambles`, when set); crashes are isolated
+/// when options.crashRecovery. `index` and `preambles` may be null.
 UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               const AnalyzerOptions &options,
                               const CheckRegistry &registry,
-                              index::ProjectIndex *index);
+                              index::ProjectIndex *index,
+                              index::PreambleStore *preambles = nullptr);
 
 /// Analyzes units[first..] in parallel (options.jobs) into results[first..]
-/// (`results` is resized to `units`). `index` may be null.
+/// (`results` is resized to `units`). `index` may be null; with one and
+/// options.preambles, parses use the preambles kept beside it.
 void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
                   std::vector<UnitResult> &results, const AnalyzerOptions &options,
                   const CheckRegistry &registry, index::ProjectIndex *index);
@@ -35,8 +41,12 @@ AnalysisResult resultOfWholeDatabase(const AnalysisPlan &plan,
                                      std::vector<UnitResult> results,
                                      SummaryCounts *counts = nullptr);
 
-/// The index key of a TU: tool identity, translated command, toolchain,
-/// in-memory files and the checks and options it runs with.
+/// What a TU's parse depends on besides the files it reads: tool identity,
+/// translated command, toolchain, in-memory files, include path variables.
+std::string unitParseKey(const ClangInvocation &invocation, const Toolchain &toolchain);
+
+/// The index key of a TU: its parse key and the checks and options it
+/// runs with.
 std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchain,
                     const EffectiveConfig &config);
 

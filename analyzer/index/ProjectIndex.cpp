@@ -102,7 +102,7 @@ static bool onlyIndexFiles(const std::string &directory) {
   for (llvm::sys::fs::directory_iterator it(directory, code), end; it != end && !code;
        it.increment(code)) {
     llvm::StringRef name = llvm::sys::path::filename(it->path());
-    if (name != "entries" && name != ".gitignore" && name != "CACHEDIR.TAG" &&
+    if (name != "entries" && name != "preambles" && name != ".gitignore" && name != "CACHEDIR.TAG" &&
         !name.starts_with("..gitignore.streamlint-") && // writeFileAtomically's temporaries
         !name.starts_with(".CACHEDIR.TAG.streamlint-"))
       return false;

@@ -55,6 +55,7 @@ public:
   unsigned hits() const { return hits_; }
 
 private:
+  friend class PreambleStore; // shares the directory, secret, digests and notes
   std::string entryPath(const std::string &key) const;
   void note(const std::string &text);
   /// Whether the directory may hold the index: streamlint's own (it has

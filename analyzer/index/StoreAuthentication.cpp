@@ -57,7 +57,15 @@ bool sameInConstantTime(std::string_view a, std::string_view b) {
 }
 
 const char *purposeName(SealPurpose purpose) {
-  return purpose == SealPurpose::IndexEntry ? "index-entry\n" : "shard-part\n";
+  switch (purpose) {
+  case SealPurpose::IndexEntry:
+    return "index-entry\n";
+  case SealPurpose::ShardPart:
+    return "shard-part\n";
+  case SealPurpose::Preamble:
+    return "preamble\n";
+  }
+  return "";
 }
 
 std::string modeText(mode_t mode) {

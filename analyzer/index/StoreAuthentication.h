@@ -12,7 +12,7 @@
 namespace streamlint::index {
 
 /// What a sealed text is for: a seal made for one is not valid for the other.
-enum class SealPurpose { IndexEntry, ShardPart };
+enum class SealPurpose { IndexEntry, ShardPart, Preamble };
 
 /// The secret and what it signs.
 class StoreAuthenticator {

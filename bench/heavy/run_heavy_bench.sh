@@ -65,18 +65,27 @@ bench() {
   grep -q FAILED "$WORK/last.err" && { echo "warning: clang++-22 failed on some commands:" >&2; head -3 "$WORK/last.err" >&2; }
   cpu clang-edited-tu bash "$WORK/$name.edited-command"
   cpu parse-only "$STREAMLINT" -p "$db" --no-cache --checks='-*' -j 1 --quiet --all-translation-units
-  cpu cold "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" -j 1 --quiet --all-translation-units \
+  cpu cold "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" --preambles -j 1 --quiet --all-translation-units \
     --format json -o "$WORK/$name.cold.json"
+  cpu cold-no-preambles "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index-np" --no-preambles -j 1 \
+    --quiet --all-translation-units --format json -o "$WORK/$name.cold-np.json"
   echo "int streamlint_bench_edit_$RANDOM = 0; // a one-line edit" >>"$edited"
-  cpu edit-rerun "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" -j 1 --quiet --all-translation-units \
+  cpu edit-rerun "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" --preambles -j 1 --all-translation-units \
     --format json -o "$WORK/$name.edit.json"
+  grep -o 'preambles: .*' "$WORK/last.err" >"$WORK/$name.edit-preambles" || echo "no preamble" >"$WORK/$name.edit-preambles"
+  cpu edit-rerun-no-preambles "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index-np" --no-preambles -j 1 \
+    --quiet --all-translation-units --format json -o "$WORK/$name.edit-np.json"
+  du -sk "$WORK/$name.index/preambles" | cut -f1 >"$WORK/$name.preamble-kib"
   if [ -n "${BASELINE_STREAMLINT:-}" ]; then
     cpu baseline-cold "$BASELINE_STREAMLINT" -p "$db" --no-cache -j 1 --quiet --all-translation-units \
       --format json -o "$WORK/$name.baseline.json"
   fi
   echo "$name: $tus translation units ($db), edited: $edited"
-  python3 - "$RESULTS" "$WORK/$name.cold.json" "${BASELINE_STREAMLINT:+$WORK/$name.baseline.json}" <<'PY'
+  python3 - "$RESULTS" "$WORK/$name.cold.json" "${BASELINE_STREAMLINT:+$WORK/$name.baseline.json}" \
+    "$WORK/$name" <<'PY'
 import json, sys
+prefix = sys.argv[4]
+def findings(path): return json.load(open(path)).get("findings")
 rows = {}
 for line in open(sys.argv[1]):
     name, cpu, kib = line.split()
@@ -86,7 +95,11 @@ clang, parse, cold = rows["clang"], rows["parse-only"], rows["cold"]
 print(f"  all checks / streamlint parse-only    : {cold[0] / parse[0]:.2f}x CPU  (goal <= 1.10x)")
 print(f"  all checks, cold / clang -fsyntax-only: {cold[0] / clang[0]:.2f}x CPU  (goal <= 0.5x)")
 print(f"  peak RSS all checks / clang           : {cold[1] / clang[1]:.2f}x  (goal <= 1.10x)")
-print(f"  edit one TU, re-run / its clang parse : {rows['edit-rerun'][0] / rows['clang-edited-tu'][0]:.2f}x CPU  (goal <= 0.2x)")
+print(f"  edit one TU, re-run / its clang parse : {rows['edit-rerun'][0] / rows['clang-edited-tu'][0]:.2f}x CPU  (goal <= 0.2x; {open(prefix + '.edit-preambles').read().strip()})")
+print(f"  without preambles: cold / clang       : {rows['cold-no-preambles'][0] / clang[0]:.2f}x CPU; edit re-run / its clang parse {rows['edit-rerun-no-preambles'][0] / rows['clang-edited-tu'][0]:.2f}x")
+print(f"  preambles kept                        : {int(open(prefix + '.preamble-kib').read()) / 1024:.1f} MiB")
+print(f"  findings identical with and without preambles: cold {findings(prefix + '.cold.json') == findings(prefix + '.cold-np.json')}, "
+      f"after the edit {findings(prefix + '.edit.json') == findings(prefix + '.edit-np.json')}")
 findings = len(json.load(open(sys.argv[2])).get("findings", []))
 print(f"  findings (cold run)                   : {findings}")
 if len(sys.argv) > 3 and sys.argv[3]:

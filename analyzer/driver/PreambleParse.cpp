@@ -1,0 +1,155 @@
+#include "analyzer/driver/PreambleParse.h"
+
+#include "analyzer/index/ProjectIndex.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace streamlint {
+namespace {
+
+/// Where the verified PCH's bytes appear to clang: a path no real file has.
+constexpr const char *kPreambleVirtualPath = "/streamlint-virtual-preamble/preamble.pch";
+
+/// Counts clang's errors while a preamble is built (its text is not kept:
+/// a prefix that does not parse cleanly is parsed with the TU, which
+/// reports it).
+class ErrorCounter : public clang::DiagnosticConsumer {};
+
+/// Writes the prefix's PCH and records the files it read.
+class BuildPreambleAction : public clang::GeneratePCHAction {
+public:
+  BuildPreambleAction(const std::vector<std::string> &versioned,
+                      std::vector<index::IncludedFile> &files)
+      : versioned_(versioned), files_(files) {}
+
+  void EndSourceFileAction() override {
+    files_ = filesRead(getCompilerInstance().getSourceManager(), versioned_);
+    clang::GeneratePCHAction::EndSourceFileAction();
+  }
+
+private:
+  const std::vector<std::string> &versioned_;
+  std::vector<index::IncludedFile> &files_;
+};
+
+/// Runs one action as a tool's FrontendActionFactory does.
+class OneAction : public clang::tooling::FrontendActionFactory {
+public:
+  explicit OneAction(std::unique_ptr<clang::FrontendAction> action)
+      : action_(std::move(action)) {}
+  std::unique_ptr<clang::FrontendAction> create() override { return std::move(action_); }
+
+private:
+  std::unique_ptr<clang::FrontendAction> action_;
+};
+
+/// Builds the preamble of `prefix` (the first bytes of `mainPath`) into
+/// the store; nullopt if the prefix has errors or nothing could be kept.
+std::optional<index::LoadedPreamble>
+buildPreamble(const clang::CompilerInvocation &base, clang::FileManager &files,
+              std::shared_ptr<clang::PCHContainerOperations> pchOperations,
+              index::PreambleStore &store, const std::string &key,
+              const std::string &mainPath, llvm::StringRef prefix,
+              const clang::PreambleBounds &bounds, const std::vector<std::string> &versioned) {
+  auto invocation = std::make_shared<clang::CompilerInvocation>(base);
+  std::string scratch = store.scratchPath(key);
+  clang::FrontendOptions &frontend = invocation->getFrontendOpts();
+  frontend.ProgramAction = clang::frontend::GeneratePCH;
+  frontend.OutputFile = scratch;
+  clang::PreprocessorOptions &preprocessor = invocation->getPreprocessorOpts();
+  preprocessor.GeneratePreamble = true; // records an unterminated #if at the end
+  preprocessor.PrecompiledPreambleBytes = {0, false};
+  preprocessor.RetainRemappedFileBuffers = false;
+  preprocessor.addRemappedFile(
+      mainPath, llvm::MemoryBuffer::getMemBufferCopy(prefix, mainPath).release());
+  // Its own file manager: the remapped main file must not be what the TU's
+  // parse finds under the main file's name.
+  auto buildFiles = llvm::makeIntrusiveRefCnt<clang::FileManager>(
+      clang::FileSystemOptions(), files.getVirtualFileSystemPtr());
+  std::vector<index::IncludedFile> read;
+  ErrorCounter errors;
+  OneAction action(std::make_unique<BuildPreambleAction>(versioned, read));
+  bool built = action.runInvocation(std::move(invocation), buildFiles.get(),
+                                    std::move(pchOperations), &errors);
+  if (!built || errors.getNumErrors() > 0 || read.empty() ||
+      !llvm::sys::fs::exists(scratch)) {
+    llvm::sys::fs::remove(scratch);
+    return std::nullopt;
+  }
+  index::PreambleManifest manifest;
+  manifest.prefixBytes = bounds.Size;
+  manifest.endsAtStartOfLine = bounds.PreambleEndsAtStartOfLine;
+  // The main file comes first; what the preamble depends on is the rest
+  // (the prefix itself is part of the key).
+  manifest.files.assign(read.begin() + 1, read.end());
+  return store.store(key, scratch, manifest);
+}
+
+} // namespace
+
+bool PreambleActionFactory::runInvocation(
+    std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager *files,
+    std::shared_ptr<clang::PCHContainerOperations> pchOperations,
+    clang::DiagnosticConsumer *diagnostics) {
+  if (request_.store && files && request_.store->usable())
+    attachPreamble(*invocation, *files, pchOperations);
+  return clang::tooling::FrontendActionFactory::runInvocation(
+      std::move(invocation), files, std::move(pchOperations), diagnostics);
+}
+
+void PreambleActionFactory::attachPreamble(
+    clang::CompilerInvocation &invocation, clang::FileManager &files,
+    std::shared_ptr<clang::PCHContainerOperations> pchOperations) {
+  clang::PreprocessorOptions &preprocessor = invocation.getPreprocessorOpts();
+  const clang::FrontendOptions &frontend = invocation.getFrontendOpts();
+  // The user's own PCH, or not one source file: parsed as it is.
+  if (!preprocessor.ImplicitPCHInclude.empty() ||
+      preprocessor.PrecompiledPreambleBytes.first != 0 || frontend.Inputs.size() != 1 ||
+      !frontend.Inputs[0].isFile())
+    return;
+  std::string mainPath(frontend.Inputs[0].getFile());
+  auto main = files.getVirtualFileSystem().getBufferForFile(mainPath);
+  if (!main)
+    return;
+  clang::PreambleBounds bounds =
+      clang::ComputePreambleBounds(invocation.getLangOpts(), **main, /*MaxLines=*/0);
+  if (bounds.Size == 0)
+    return;
+  llvm::StringRef prefix = (*main)->getBuffer().take_front(bounds.Size);
+  std::string key = index::keyOf({request_.parseKey, "preamble", prefix.str(),
+                                  bounds.PreambleEndsAtStartOfLine ? "1" : "0"});
+  std::optional<index::LoadedPreamble> preamble = request_.store->lookup(key);
+  PreambleUse::State state = PreambleUse::Reused;
+  if (!preamble || preamble->manifest.prefixBytes != bounds.Size ||
+      preamble->manifest.endsAtStartOfLine != bounds.PreambleEndsAtStartOfLine) {
+    preamble = buildPreamble(invocation, files, pchOperations, *request_.store, key,
+                             mainPath, prefix, bounds, versioned_);
+    state = PreambleUse::Built;
+  }
+  if (!preamble)
+    return;
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memory->addFile(kPreambleVirtualPath, 0, std::move(preamble->pch));
+  overlay_->pushOverlay(memory);
+  // As clang's PrecompiledPreamble::AddImplicitPreamble configures a parse:
+  // the PCH stands for the prefix, which the lexer skips; its inputs are
+  // not checked by clang (by their size and time) but by the store (by
+  // their digests), and the predefines come from the PCH.
+  preprocessor.ImplicitPCHInclude = kPreambleVirtualPath;
+  preprocessor.PrecompiledPreambleBytes = {bounds.Size, bounds.PreambleEndsAtStartOfLine};
+  preprocessor.DisablePCHOrModuleValidation = clang::DisableValidationForModuleKind::PCH;
+  preprocessor.UsePredefines = false;
+  use_.state = state;
+  use_.files = std::move(preamble->manifest.files);
+  use_.mainDigest = index::sha256Hex((*main)->getBuffer());
+}
+
+} // namespace streamlint

@@ -1,0 +1,74 @@
+#pragma once
+// Parsing a TU on a preamble: its include prefix (the directives before the
+// first declaration, as clang's ComputePreambleBounds finds them) parsed
+// once into a precompiled preamble, kept in the PreambleStore, and loaded
+// instead of parsed again while nothing it read changed, as clangd does.
+
+#include "analyzer/index/PreambleStore.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace streamlint {
+
+/// Whether a TU's parse may use a preamble, and where they are kept.
+struct PreambleRequest {
+  index::PreambleStore *store = nullptr; // null: parsed without one
+  /// What the parse depends on besides the prefix and the files it reads
+  /// (unitParseKey: tool, command, toolchain, in-memory files).
+  std::string parseKey;
+};
+
+/// What a parse did with a preamble.
+struct PreambleUse {
+  enum State { None, Reused, Built } state = None;
+  /// The files the prefix read (in the preamble, not in the parse's own
+  /// source manager), the main file excluded.
+  std::vector<index::IncludedFile> files;
+  /// SHA-256 of the main file as the preamble's prefix was cut from it.
+  std::string mainDigest;
+};
+
+/// The main file and every other file `sources` read, each with the digest
+/// of the bytes parsed, outside `versioned` directories and the in-memory
+/// shims (TranslationUnitRunner.cpp).
+std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources,
+                                           const std::vector<std::string> &versioned);
+
+/// Runs the action `create()` gives on each invocation, on a preamble when
+/// `request.store` is set and the main file has an include prefix: the
+/// stored one if it verifies, else one built now and stored. The PCH's
+/// bytes reach clang through an in-memory layer pushed on `overlay` (the
+/// file system of the FileManager the tool runs with).
+class PreambleActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  PreambleActionFactory(std::unique_ptr<clang::FrontendAction> action,
+                        const PreambleRequest &request,
+                        llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay,
+                        std::vector<std::string> versioned, PreambleUse &use)
+      : action_(std::move(action)), request_(request), overlay_(std::move(overlay)),
+        versioned_(std::move(versioned)), use_(use) {}
+
+  std::unique_ptr<clang::FrontendAction> create() override { return std::move(action_); }
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation,
+                     clang::FileManager *files,
+                     std::shared_ptr<clang::PCHContainerOperations> pchOperations,
+                     clang::DiagnosticConsumer *diagnostics) override;
+
+private:
+  void attachPreamble(clang::CompilerInvocation &invocation, clang::FileManager &files,
+                      std::shared_ptr<clang::PCHContainerOperations> pchOperations);
+
+  std::unique_ptr<clang::FrontendAction> action_;
+  const PreambleRequest &request_;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay_;
+  std::vector<std::string> versioned_;
+  PreambleUse &use_;
+};
+
+} // namespace streamlint
