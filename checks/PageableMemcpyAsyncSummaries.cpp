@@ -1,6 +1,7 @@
-// pageable-memcpy-async's whole-program half: what this TU's functions
-// return and what its calls pass for pointer parameters, and the copies whose
-// host end those decide, handed to the whole-program pass.
+// pageable-memcpy-async's whole-program half in a TU: what this TU's
+// functions return and what its calls pass for pointer parameters, and the
+// copies whose host end those decide, as the check's part's facts
+// (PageableMemcpyAsyncPart.h).
 #include "checks/PageableMemcpyAsyncCheck.h"
 
 #include "analyzer/reach/TranslationUnitReach.h"
@@ -63,7 +64,7 @@ void PageableMemcpyAsyncCheck::summarizeReturn(const clang::FunctionDecl &functi
   if (function.isDependentContext() || !function.hasBody())
     return;
   Provenance returned = provenance_.returnedFrom(function);
-  reach::ReturnedMemory memory;
+  ReturnedMemory memory;
   memory.usr = reach::functionUsr(function);
   memory.name = reach::functionName(function, context());
   if (memory.usr.empty())
@@ -81,17 +82,22 @@ void PageableMemcpyAsyncCheck::summarizeReturn(const clang::FunctionDecl &functi
   } else {
     return;
   }
-  returns_.push_back(std::move(memory));
+  part_->returns.push_back(std::move(memory));
 }
 
 void PageableMemcpyAsyncCheck::checkCallGraph(reach::TranslationUnitReach &reach) {
-  for (reach::ReturnedMemory &memory : returns_)
-    reach.recordReturnedMemory(std::move(memory));
-  reach.recordPassedMemory(summarizeArguments());
+  part_->passed = summarizeArguments();
   for (const ElsewhereCopy &copy : elsewhere_)
     deferToWholeProgram(reach, copy);
-  returns_.clear();
   elsewhere_.clear();
+}
+
+PartFactsPtr PageableMemcpyAsyncCheck::takePartFacts() {
+  std::shared_ptr<PageableMemoryFacts> facts = std::move(part_);
+  part_ = std::make_shared<PageableMemoryFacts>();
+  if (facts->returns.empty() && facts->passed.empty() && facts->copies.empty())
+    return nullptr;
+  return facts;
 }
 
 void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &reach,
@@ -105,24 +111,23 @@ void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &
   reach::CallSite site;
   site.expr = copy.copy;
   site.caller = context().enclosingFunction(*copy.copy);
+  auto [before, after] = pageableWords(copy.apiName, copy.fromHost);
   std::optional<Finding> finding =
-      usr.empty() ? std::nullopt : reach.pendingFinding(id(), site, copy.message);
+      usr.empty() ? std::nullopt : reach.pendingFinding(id(), site, before);
   if (!finding)
     return;
-  reach::PendingSite pending;
+  PageableCopy pending;
   pending.finding = std::move(*finding);
+  pending.messageTail = std::move(after);
   pending.function = std::move(usr);
-  pending.root = reach::ReachRoot::PageableReturn;
-  if (copy.parameterOf) {
-    pending.root = reach::ReachRoot::PageableArgument;
+  if (copy.parameterOf)
     pending.parameter = static_cast<int>(copy.parameterOf->getFunctionScopeIndex());
-  }
-  pending.otherwiseReported = strict_;
-  pending.otherwiseMessage = unknownMemoryNote(copy.apiName);
-  reach.defer(std::move(pending));
+  pending.noteUndecided = strict_;
+  pending.undecidedNote = unknownMemoryNote(copy.apiName);
+  part_->copies.push_back(std::move(pending));
 }
 
-std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() {
+std::vector<PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() {
   const clang::SourceManager &sm = context().sources();
   auto userFunction = [&](const clang::FunctionDecl &function) {
     if (sm.isInSystemHeader(function.getLocation()) ||
@@ -131,12 +136,12 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
     const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function);
     return !(method && method->isVirtual());
   };
-  std::vector<reach::PassedMemory> passed;
+  std::vector<PassedMemory> passed;
   for (const clang::FunctionDecl *function : provenance_.addressTaken()) {
     std::string usr = userFunction(*function) ? parameterKey(*function) : "";
     if (usr.empty())
       continue;
-    reach::PassedMemory taken;
+    PassedMemory taken;
     taken.callee = std::move(usr);
     taken.call = context().point(function->getLocation());
     passed.push_back(std::move(taken));
@@ -153,7 +158,7 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
     std::string usr = function ? parameterKey(*function) : "";
     if (usr.empty())
       continue;
-    reach::PassedMemory registers;
+    PassedMemory registers;
     registers.callee = std::move(usr);
     registers.parameter = static_cast<int>(parm->getFunctionScopeIndex());
     registers.kind = "registers";
@@ -181,7 +186,7 @@ std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() 
                                 : provenance_.of(call->getArg(argument), call, caller);
         if (memory.kind == MemoryKind::Null)
           continue; // nullptr passed: says nothing about the memory
-        reach::PassedMemory arg;
+        PassedMemory arg;
         arg.callee = usr;
         arg.parameter = static_cast<int>(parm->getFunctionScopeIndex());
         arg.call = context().point(call->getBeginLoc());

@@ -103,7 +103,7 @@ RuleInfo $name::rule() {
 // one-line meaning. Read them once, below, into const members.
 std::vector<OptionSpec> $name::options() { return {}; }
 
-$name::$name(TranslationUnitContext &context) : Check(rule().id, context) {}
+$name::$name(TranslationUnitContext &context) : Check(rule().id, context, options()) {}
 
 $define_hooks
 
