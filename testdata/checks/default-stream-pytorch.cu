@@ -9,10 +9,10 @@
 __global__ void add_kernel(const float *a, float *b, int n) {}
 
 void add_cuda(const float *a, float *b, int n, const float *host) {
-  add_kernel<<<(n + 255) / 256, 256>>>(a, b, n);
-  add_kernel<<<1, 256, 0, 0>>>(a, b, n);
+  add_kernel<<<(n + 255) / 256, 256>>>(a, b, n);  // CHECK: default-stream {{no stream given}}
+  add_kernel<<<1, 256, 0, 0>>>(a, b, n);          // CHECK: default-stream {{stream is 0}}
   cudaStream_t stream = at::cuda::getCurrentCUDAStream();
   add_kernel<<<1, 256, 0, stream>>>(a, b, n);
-  cudaMemcpyAsync(b, host, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpyAsync(b, host, n * sizeof(float), cudaMemcpyHostToDevice);  // CHECK: default-stream {{cudaMemcpyAsync}}
   cudaMemcpyAsync(b, host, n * sizeof(float), cudaMemcpyHostToDevice, stream);
 }
