@@ -109,7 +109,7 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
     return;
   reach::PendingSite pending;
   pending.finding = std::move(*finding);
-  pending.messageTail = "; " + advice; // after where it runs
+  pending.messageTail = std::string("; ") + advice; // after where it runs
   pending.function = site.callerUsr;
   pending.root = reach::ReachRoot::Loop;
   pending.otherwiseReported = true;
