@@ -1,6 +1,8 @@
 // The one table of streamlint's checks, sorted by id.
 #include "checks/CheckRegistry.h"
 
+#include "analyzer/analysis/OrderingPart.h"
+
 #include "checks/AllocInLoopCheck.h"
 #include "checks/ApiInHostCallbackCheck.h"
 #include "checks/DefaultStreamCheck.h"
@@ -17,6 +19,8 @@ void registerAllChecks(CheckRegistry &registry) {
   registry.add<DeviceSyncCheck>();
   registry.add<LibraryDefaultStreamCheck>();
   registry.add<PageableMemcpyAsyncCheck>();
+  // Shared by default-stream, device-sync and library-default-stream.
+  registry.addSharedPart(ordering::orderingPart());
 }
 
 } // namespace streamlint

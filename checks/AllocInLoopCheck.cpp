@@ -46,9 +46,9 @@ RuleInfo AllocInLoopCheck::rule() {
 }
 
 AllocInLoopCheck::AllocInLoopCheck(TranslationUnitContext &context)
-    : Check(rule().id, context),
-      extraAllocFunctions_(option("ExtraAllocFunctions", "")),
-      extraFreeFunctions_(option("ExtraFreeFunctions", "")),
+    : Check(rule().id, context, options()),
+      extraAllocFunctions_(option("ExtraAllocFunctions")),
+      extraFreeFunctions_(option("ExtraFreeFunctions")),
       extraAlloc_(reach::parseNameList(extraAllocFunctions_)),
       extraFree_(reach::parseNameList(extraFreeFunctions_)) {}
 
@@ -91,15 +91,17 @@ void AllocInLoopCheck::checkCallGraph(reach::TranslationUnitReach &callGraph) {
 void AllocInLoopCheck::checkCall(const reach::CallSite &site) {
   bool allocates = kindsOf(site) & reach::Allocates;
   llvm::StringRef name = api::baseName(site.name);
-  std::string message =
-      "'" + name.str() + "' " + (allocates ? "allocates" : "frees") +
-      " every iteration {where} (the loop both allocates and frees): each call "
-      "is a driver round trip" +
+  // Around where the site runs, which the whole-program pass decides.
+  std::string before = "'" + name.str() + "' " + (allocates ? "allocates" : "frees") +
+                       " every iteration ";
+  std::string after =
+      std::string(" (the loop both allocates and frees): each call "
+                  "is a driver round trip") +
       (name.contains("Host") ? ", pinning or unpinning host pages" : "") +
       ", and allocation calls implicitly synchronize the device, stalling "
       "every stream; allocate once outside the loop and reuse the buffer, or "
       "use cudaMallocAsync/cudaFreeAsync on a stream";
-  std::optional<Finding> finding = reach_->pendingFinding(id(), site, message);
+  std::optional<Finding> finding = reach_->pendingFinding(id(), site, before);
   if (!finding)
     return;
   if (allocates && !site.loops.empty())
@@ -115,6 +117,7 @@ void AllocInLoopCheck::checkCall(const reach::CallSite &site) {
   // (only allocations, or only frees) are dropped there.
   reach::PendingSite pending;
   pending.finding = std::move(*finding);
+  pending.messageTail = std::move(after);
   pending.function = site.callerUsr;
   pending.loops = reach_->loopPoints(site);
   pending.root = reach::ReachRoot::ChurningLoop;

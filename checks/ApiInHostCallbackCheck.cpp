@@ -35,17 +35,17 @@ void ApiInHostCallbackCheck::checkCallGraph(reach::TranslationUnitReach &callGra
     std::string what = site.kernelLaunch
                            ? "kernel launch '" + site.name + "<<<...>>>'"
                            : "'" + std::string(api::baseName(site.name)) + "'";
-    std::optional<Finding> finding = callGraph.pendingFinding(
-        id(), site,
-        what + " {where}: a host callback must not call the CUDA API (it can "
-               "deadlock or fail with cudaErrorNotPermitted); keep the callback "
-               "to host work and enqueue CUDA work in stream order from a host "
-               "thread (signal it from the callback, or record an event and "
-               "wait on it)");
+    std::optional<Finding> finding = callGraph.pendingFinding(id(), site, what + " ");
     if (!finding)
       continue;
     reach::PendingSite pending;
     pending.finding = std::move(*finding);
+    // After where it runs ("in host callback 'f' registered with ...").
+    pending.messageTail = ": a host callback must not call the CUDA API (it can "
+                          "deadlock or fail with cudaErrorNotPermitted); keep the callback "
+                          "to host work and enqueue CUDA work in stream order from a host "
+                          "thread (signal it from the callback, or record an event and "
+                          "wait on it)";
     pending.function = site.callerUsr;
     pending.root = reach::ReachRoot::Callback;
     callGraph.defer(std::move(pending));

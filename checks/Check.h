@@ -3,12 +3,17 @@
 // streamlint needs. One instance per translation unit.
 
 #include "analyzer/Finding.h"
+#include "analyzer/WholeProgramPart.h"
+#include "analyzer/analysis/CheckOptions.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
+#include <cassert>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace streamlint {
 
@@ -29,8 +34,10 @@ enum CheckNeed : unsigned {
 /// A check: declares what it needs, turns what it gets into findings.
 class Check : public clang::ast_matchers::MatchFinder::MatchCallback {
 public:
-  Check(llvm::StringRef id, TranslationUnitContext &context)
-      : id_(id.str()), context_(context) {}
+  /// `declared`: the check's options() (the one source of their defaults).
+  Check(llvm::StringRef id, TranslationUnitContext &context,
+        std::vector<OptionSpec> declared = {})
+      : id_(id.str()), context_(context), declared_(std::move(declared)) {}
 
   const std::string &id() const { return id_; }
 
@@ -44,6 +51,13 @@ public:
 
   /// NeedsCallGraph: called once per TU after matching, with the TU's calls.
   virtual void checkCallGraph(reach::TranslationUnitReach &) {}
+
+  /// A check with whole-program facts of its own declares its part beside
+  /// its options (`static std::optional<WholeProgramPart> part()`, keyed by
+  /// the check's id; analyzer/WholeProgramPart.h) and hands over this TU's
+  /// facts here, once, after checkCallGraph(); nullptr: none.
+  static std::optional<WholeProgramPart> part() { return std::nullopt; }
+  virtual PartFactsPtr takePartFacts() { return nullptr; }
 
   void run(const clang::ast_matchers::MatchFinder::MatchResult &result) final {
     check(result);
@@ -59,16 +73,26 @@ protected:
     return context_.report(id_, severity, range, std::move(message), stmt);
   }
 
-  std::string option(llvm::StringRef name, llvm::StringRef fallback) const {
-    return context_.options().get(id_, name, fallback);
+  /// A declared option's value: configured, else its declared default.
+  std::string option(llvm::StringRef name) const {
+    return context_.options().get(id_, name, declaredDefault(name));
   }
-  bool boolOption(llvm::StringRef name, bool fallback) const {
-    return context_.options().getBool(id_, name, fallback);
+  bool boolOption(llvm::StringRef name) const {
+    return context_.options().getBool(id_, name, declaredDefault(name) == "true");
   }
 
 private:
+  std::string declaredDefault(llvm::StringRef name) const {
+    for (const OptionSpec &spec : declared_)
+      if (spec.name == name)
+        return spec.defaultValue;
+    assert(false && "option not declared in the check's options()");
+    return "";
+  }
+
   std::string id_;
   TranslationUnitContext &context_;
+  std::vector<OptionSpec> declared_;
 };
 
 } // namespace streamlint

@@ -9,6 +9,10 @@
 namespace streamlint {
 
 void CheckRegistry::add(CheckDescriptor descriptor) {
+  if (descriptor.part) {
+    descriptor.part->id = descriptor.rule.id; // parts are keyed by their check
+    registerPart(*descriptor.part);
+  }
   auto position = std::lower_bound(
       checks_.begin(), checks_.end(), descriptor,
       [](const CheckDescriptor &a, const CheckDescriptor &b) {
@@ -16,6 +20,8 @@ void CheckRegistry::add(CheckDescriptor descriptor) {
       });
   checks_.insert(position, std::move(descriptor));
 }
+
+void CheckRegistry::addSharedPart(WholeProgramPart part) { registerPart(std::move(part)); }
 
 std::vector<RuleInfo> CheckRegistry::rules() const {
   std::vector<RuleInfo> rules;

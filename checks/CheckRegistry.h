@@ -15,6 +15,8 @@ namespace streamlint {
 struct CheckDescriptor {
   RuleInfo rule;
   std::vector<OptionSpec> options; ///< declared: name, type, default
+  /// Its whole-program part, if it has one (keyed by rule.id).
+  std::optional<WholeProgramPart> part;
   std::function<std::unique_ptr<Check>(TranslationUnitContext &)> create;
 };
 
@@ -22,14 +24,19 @@ struct CheckDescriptor {
 class CheckRegistry {
 public:
   /// Registers a check class with `static RuleInfo rule()`, `static
-  /// std::vector<OptionSpec> options()` and a `(TranslationUnitContext &)`
-  /// constructor.
+  /// std::vector<OptionSpec> options()`, optionally `static part()`, and a
+  /// `(TranslationUnitContext &)` constructor.
   template <typename CheckType> void add() {
-    add({CheckType::rule(), CheckType::options(), [](TranslationUnitContext &context) {
+    add({CheckType::rule(), CheckType::options(), CheckType::part(),
+         [](TranslationUnitContext &context) {
            return std::unique_ptr<Check>(new CheckType(context));
          }});
   }
+  /// Also registers its part (registerPart), under the check's id.
   void add(CheckDescriptor descriptor);
+  /// A part several checks share (stream ordering, analysis/OrderingPart.h):
+  /// produced by the driver for every TU, registered here.
+  void addSharedPart(WholeProgramPart part);
 
   const std::vector<CheckDescriptor> &checks() const { return checks_; }
   std::vector<RuleInfo> rules() const;

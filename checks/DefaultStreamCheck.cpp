@@ -79,10 +79,13 @@ const char *CostText =
 } // namespace
 
 DefaultStreamCheck::DefaultStreamCheck(TranslationUnitContext &context)
-    : Check(rule().id, context),
-      noteUnderPerThread_(option("PerThreadDefaultStream", "ignore") == "note"),
+    : Check(rule().id, context, options()),
+      noteUnderPerThread_(option("PerThreadDefaultStream") == "note"),
       perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
-      pyTorchExtension_(isPyTorchExtension(context.ast())),
+      // library-default-stream claims a PyTorch extension's sites (with
+      // PyTorch's current stream as the fix); disabled, they stay here.
+      pyTorchSitesClaimed_(isPyTorchExtension(context.ast()) &&
+                           context.checkEnabled("library-default-stream")),
       suggester_(context.ast()) {}
 
 RuleInfo DefaultStreamCheck::rule() {
@@ -167,8 +170,8 @@ void DefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
     return;
   }
   // In a PyTorch extension library-default-stream reports these, with
-  // PyTorch's current stream as the fix.
-  if (pyTorchExtension_)
+  // PyTorch's current stream as the fix, when it is enabled.
+  if (pyTorchSitesClaimed_)
     return;
   std::optional<StreamArgumentSite> site = streamArgumentOf(*call);
   if (!site)

@@ -58,7 +58,9 @@ private:
 
   const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
   const bool perThreadBuild_;       // compile command or macro says PTDS
-  const bool pyTorchExtension_;     // library-default-stream owns its launches
+  /// A PyTorch extension with library-default-stream enabled: that check
+  /// owns its launches and stream-taking calls.
+  const bool pyTorchSitesClaimed_;
   /// (expansion, spelling) of reported calls: instantiations repeat them.
   ReportOnce reported_;
   std::map<std::pair<const clang::FunctionDecl *, const clang::VarDecl *>, GroupOrdering>

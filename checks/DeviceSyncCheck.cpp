@@ -26,8 +26,8 @@ RuleInfo DeviceSyncCheck::rule() {
 }
 
 DeviceSyncCheck::DeviceSyncCheck(TranslationUnitContext &context)
-    : Check(rule().id, context),
-      extraSyncFunctions_(option("ExtraSyncFunctions", "")),
+    : Check(rule().id, context, options()),
+      extraSyncFunctions_(option("ExtraSyncFunctions")),
       extraSync_(reach::parseNameList(extraSyncFunctions_)) {}
 
 std::vector<OptionSpec> DeviceSyncCheck::options() {
@@ -104,12 +104,12 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
   }
   // Not in a loop here: a loop may still call this function, maybe from
   // another TU; the whole-program pass decides between warning and note.
-  std::optional<Finding> finding =
-      reach_->pendingFinding(id(), site, what + ", {where}; " + advice);
+  std::optional<Finding> finding = reach_->pendingFinding(id(), site, what + ", ");
   if (!finding)
     return;
   reach::PendingSite pending;
   pending.finding = std::move(*finding);
+  pending.messageTail = std::string("; ") + advice; // after where it runs
   pending.function = site.callerUsr;
   pending.root = reach::ReachRoot::Loop;
   pending.otherwiseReported = true;

@@ -150,9 +150,18 @@ void LibraryDefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
 }
 
 void LibraryDefaultStreamCheck::checkCallGraph(reach::TranslationUnitReach &reach) {
-  reach.recordHandles(handles_.facts(context(), [&](const HandleCreation &created) {
+  handleFacts_ = handles_.facts(context(), [&](const HandleCreation &created) {
     return unboundHandleFinding(created, reach);
-  }));
+  });
+}
+
+PartFactsPtr LibraryDefaultStreamCheck::takePartFacts() {
+  if (handleFacts_.empty())
+    return nullptr;
+  auto facts = std::make_shared<LibraryHandleFacts>();
+  facts->handles = std::move(handleFacts_);
+  handleFacts_.clear();
+  return facts;
 }
 
 std::optional<Finding>

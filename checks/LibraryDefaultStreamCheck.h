@@ -6,7 +6,7 @@
 // without the stream PyTorch gives them.
 
 #include "analyzer/analysis/PointerProvenance.h"
-#include "analyzer/reach/LibraryHandles.h"
+#include "checks/LibraryHandles.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "analyzer/analysis/SourceFacts.h"
 #include "checks/Check.h"
@@ -27,12 +27,14 @@ public:
   explicit LibraryDefaultStreamCheck(TranslationUnitContext &context);
   static RuleInfo rule();
   static std::vector<OptionSpec> options() { return {}; }
-  /// Handles are judged by the whole program: their facts go into the
-  /// TU's summary (checkCallGraph), the verdict is reach/HandleFacts'.
+  /// Handles are judged by the whole program: their facts (checkCallGraph)
+  /// are the check's part's (LibraryDefaultStreamPart.h), which decides.
   unsigned needs() const override { return NeedsAstMatches | NeedsCallGraph; }
+  static std::optional<WholeProgramPart> part() { return libraryDefaultStreamPart(); }
   void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
   void checkCallGraph(reach::TranslationUnitReach &reach) override;
+  PartFactsPtr takePartFacts() override;
 
 private:
   // Per-call stream arguments (LibraryStreamCalls.cpp).
@@ -77,6 +79,7 @@ private:
   const bool perThreadBuild_;
   const bool pyTorchExtension_;
   LibraryHandleTracker handles_;
+  std::vector<HandleFacts> handleFacts_; // this TU's, for takePartFacts()
   ReportOnce reported_;
   PointerProvenance provenance_; // whether CUB's temporary storage is null
 };

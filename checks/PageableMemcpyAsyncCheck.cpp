@@ -86,7 +86,7 @@ private:
 } // namespace
 
 PageableMemcpyAsyncCheck::PageableMemcpyAsyncCheck(TranslationUnitContext &context)
-    : Check(rule().id, context), strict_(boolOption("Strict", false)),
+    : Check(rule().id, context, options()), strict_(boolOption("Strict")),
       provenance_(context.ast()), fixer_(context, provenance_) {}
 
 RuleInfo PageableMemcpyAsyncCheck::rule() {
@@ -175,11 +175,17 @@ int PageableMemcpyAsyncCheck::copyKind(const api::ApiInfo &copyApi, const clang:
   return Default;
 }
 
+std::pair<std::string, std::string>
+PageableMemcpyAsyncCheck::pageableWords(const std::string &apiName, bool fromHost) {
+  return {apiName + (fromHost ? " from" : " to") + " pageable host memory (",
+          "): the runtime stages it through a pinned buffer and the copy does not "
+          "overlap; allocate it with cudaMallocHost or pin it with cudaHostRegister"};
+}
+
 std::string PageableMemcpyAsyncCheck::pageableMessage(const std::string &apiName, bool fromHost,
                                                       const std::string &origin) {
-  return apiName + (fromHost ? " from" : " to") + " pageable host memory (" + origin +
-         "): the runtime stages it through a pinned buffer and the copy does not "
-         "overlap; allocate it with cudaMallocHost or pin it with cudaHostRegister";
+  auto [before, after] = pageableWords(apiName, fromHost);
+  return before + origin + after;
 }
 
 void PageableMemcpyAsyncCheck::checkCopy(const clang::CallExpr *copy,
@@ -230,8 +236,8 @@ void PageableMemcpyAsyncCheck::handleUndecided(const clang::CallExpr *copy,
                                 : decidedElsewhere(to) && settled(from) ? &to
                                                                         : nullptr;
   if (elsewhere && !dependent) {
-    elsewhere_.push_back({copy, elsewhere->returnedBy, elsewhere->parameterOf, apiName,
-                          pageableMessage(apiName, elsewhere == &from, "{origin}")});
+    elsewhere_.push_back(
+        {copy, elsewhere->returnedBy, elsewhere->parameterOf, apiName, elsewhere == &from});
     return;
   }
   bool bothPageable = from.kind == MemoryKind::Pageable && to.kind == MemoryKind::Pageable;

@@ -1,6 +1,7 @@
-// pageable-memcpy-async's whole-program half: what this TU's functions
-// return and what its calls pass for pointer parameters, and the copies whose
-// host end those decide, handed to the whole-program pass.
+// pageable-memcpy-async's whole-program half in a TU: what this TU's
+// functions return and what its calls pass for pointer parameters, and the
+// copies whose host end those decide, as the check's part's facts
+// (PageableMemcpyAsyncPart.h).
 #include "checks/PageableMemcpyAsyncCheck.h"
 
 #include "analyzer/reach/TranslationUnitReach.h"
@@ -63,7 +64,7 @@ void PageableMemcpyAsyncCheck::summarizeReturn(const clang::FunctionDecl &functi
   if (function.isDependentContext() || !function.hasBody())
     return;
   Provenance returned = provenance_.returnedFrom(function);
-  reach::ReturnedMemory memory;
+  ReturnedMemory memory;
   memory.usr = reach::functionUsr(function);
   memory.name = reach::functionName(function, context());
   if (memory.usr.empty())
@@ -81,17 +82,22 @@ void PageableMemcpyAsyncCheck::summarizeReturn(const clang::FunctionDecl &functi
   } else {
     return;
   }
-  returns_.push_back(std::move(memory));
+  part_->returns.push_back(std::move(memory));
 }
 
 void PageableMemcpyAsyncCheck::checkCallGraph(reach::TranslationUnitReach &reach) {
-  for (reach::ReturnedMemory &memory : returns_)
-    reach.recordReturnedMemory(std::move(memory));
-  reach.recordPassedMemory(summarizeArguments());
+  part_->passed = summarizeArguments();
   for (const ElsewhereCopy &copy : elsewhere_)
     deferToWholeProgram(reach, copy);
-  returns_.clear();
   elsewhere_.clear();
+}
+
+PartFactsPtr PageableMemcpyAsyncCheck::takePartFacts() {
+  std::shared_ptr<PageableMemoryFacts> facts = std::move(part_);
+  part_ = std::make_shared<PageableMemoryFacts>();
+  if (facts->returns.empty() && facts->passed.empty() && facts->copies.empty())
+    return nullptr;
+  return facts;
 }
 
 void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &reach,
@@ -105,21 +111,20 @@ void PageableMemcpyAsyncCheck::deferToWholeProgram(reach::TranslationUnitReach &
   reach::CallSite site;
   site.expr = copy.copy;
   site.caller = context().enclosingFunction(*copy.copy);
+  auto [before, after] = pageableWords(copy.apiName, copy.fromHost);
   std::optional<Finding> finding =
-      usr.empty() ? std::nullopt : reach.pendingFinding(id(), site, copy.message);
+      usr.empty() ? std::nullopt : reach.pendingFinding(id(), site, before);
   if (!finding)
     return;
-  reach::PendingSite pending;
+  PageableCopy pending;
   pending.finding = std::move(*finding);
+  pending.messageTail = std::move(after);
   pending.function = std::move(usr);
-  pending.root = reach::ReachRoot::PageableReturn;
-  if (copy.parameterOf) {
-    pending.root = reach::ReachRoot::PageableArgument;
+  if (copy.parameterOf)
     pending.parameter = static_cast<int>(copy.parameterOf->getFunctionScopeIndex());
-  }
-  pending.otherwiseReported = strict_;
-  pending.otherwiseMessage = unknownMemoryNote(copy.apiName);
-  reach.defer(std::move(pending));
+  pending.noteUndecided = strict_;
+  pending.undecidedNote = unknownMemoryNote(copy.apiName);
+  part_->copies.push_back(std::move(pending));
 }
 
 namespace {
@@ -138,12 +143,12 @@ std::string followedFunctionKey(const clang::FunctionDecl &function,
 
 /// Functions whose address is taken: callers the whole program cannot see.
 void recordAddressTaken(TranslationUnitContext &context, PointerProvenance &provenance,
-                        std::vector<reach::PassedMemory> &passed) {
+                        std::vector<PassedMemory> &passed) {
   for (const clang::FunctionDecl *function : provenance.addressTaken()) {
     std::string usr = followedFunctionKey(*function, context);
     if (usr.empty())
       continue;
-    reach::PassedMemory taken;
+    PassedMemory taken;
     taken.callee = std::move(usr);
     taken.call = context.point(function->getLocation());
     passed.push_back(std::move(taken));
@@ -152,7 +157,7 @@ void recordAddressTaken(TranslationUnitContext &context, PointerProvenance &prov
 
 /// Functions that pin what they receive: cudaHostRegister(parameter).
 void recordRegisteredParameters(TranslationUnitContext &context, PointerProvenance &provenance,
-                                std::vector<reach::PassedMemory> &passed) {
+                                std::vector<PassedMemory> &passed) {
   for (const clang::CallExpr *registration : provenance.registrations()) {
     if (registration->getNumArgs() < 1)
       continue;
@@ -164,7 +169,7 @@ void recordRegisteredParameters(TranslationUnitContext &context, PointerProvenan
     std::string usr = function ? parameterKey(*function) : "";
     if (usr.empty())
       continue;
-    reach::PassedMemory registers;
+    PassedMemory registers;
     registers.callee = std::move(usr);
     registers.parameter = static_cast<int>(parm->getFunctionScopeIndex());
     registers.kind = "registers";
@@ -176,7 +181,7 @@ void recordRegisteredParameters(TranslationUnitContext &context, PointerProvenan
 /// What `call` passes for `parm` of the function keyed `usr`: the memory's
 /// kind and origin, or the caller's own parameter it forwards. Nothing for
 /// nullptr, which says nothing about the memory.
-std::optional<reach::PassedMemory>
+std::optional<PassedMemory>
 passedArgument(TranslationUnitContext &context, PointerProvenance &provenance,
                const clang::CallExpr *call, const clang::FunctionDecl *caller,
                const clang::ParmVarDecl *parm, unsigned argument, const std::string &usr) {
@@ -186,7 +191,7 @@ passedArgument(TranslationUnitContext &context, PointerProvenance &provenance,
                           : provenance.of(call->getArg(argument), call, caller);
   if (memory.kind == MemoryKind::Null)
     return std::nullopt;
-  reach::PassedMemory arg;
+  PassedMemory arg;
   arg.callee = usr;
   arg.parameter = static_cast<int>(parm->getFunctionScopeIndex());
   arg.call = context.point(call->getBeginLoc());
@@ -210,7 +215,7 @@ passedArgument(TranslationUnitContext &context, PointerProvenance &provenance,
 
 /// What each call of a user function passes for its followed parameters.
 void recordCallArguments(TranslationUnitContext &context, PointerProvenance &provenance,
-                         std::vector<reach::PassedMemory> &passed) {
+                         std::vector<PassedMemory> &passed) {
   const clang::SourceManager &sm = context.sources();
   for (const auto &[callee, calls] : provenance.callsByCallee()) {
     std::string usr = followedFunctionKey(*callee, context);
@@ -227,7 +232,7 @@ void recordCallArguments(TranslationUnitContext &context, PointerProvenance &pro
         unsigned argument = parm->getFunctionScopeIndex() + shift;
         if (!followedParameter(*parm, context.ast()) || argument >= call->getNumArgs())
           continue;
-        if (std::optional<reach::PassedMemory> arg =
+        if (std::optional<PassedMemory> arg =
                 passedArgument(context, provenance, call, caller, parm, argument, usr))
           passed.push_back(std::move(*arg));
       }
@@ -237,8 +242,8 @@ void recordCallArguments(TranslationUnitContext &context, PointerProvenance &pro
 
 } // namespace
 
-std::vector<reach::PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() {
-  std::vector<reach::PassedMemory> passed;
+std::vector<PassedMemory> PageableMemcpyAsyncCheck::summarizeArguments() {
+  std::vector<PassedMemory> passed;
   recordAddressTaken(context(), provenance_, passed);
   recordRegisteredParameters(context(), provenance_, passed);
   recordCallArguments(context(), provenance_, passed);

@@ -35,7 +35,9 @@ if [[ "$mode" == "--call-graph" ]]; then
   include_reach='#include "analyzer/reach/TranslationUnitReach.h"
 '
   define_hooks="// Every call site of the TU, with its loops; sites whose verdict needs other
-// TUs go to callGraph.defer() (see DeviceSyncCheck).
+// TUs go to callGraph.defer() (see DeviceSyncCheck); facts of the check's
+// own that other TUs decide go to its whole-program part: static part() and
+// takePartFacts(), in ${name%Check}Part.{h,cpp} (see PageableMemcpyAsyncPart).
 void $name::checkCallGraph(reach::TranslationUnitReach &callGraph) {
   for (const reach::CallSite &site : callGraph.calls()) {
     (void)site; // TODO: report misuse at site.expr
@@ -103,7 +105,7 @@ RuleInfo $name::rule() {
 // one-line meaning. Read them once, below, into const members.
 std::vector<OptionSpec> $name::options() { return {}; }
 
-$name::$name(TranslationUnitContext &context) : Check(rule().id, context) {}
+$name::$name(TranslationUnitContext &context) : Check(rule().id, context, options()) {}
 
 $define_hooks
 

@@ -77,11 +77,9 @@ TranslationUnitContext::enclosingFunction(const clang::Stmt &stmt) const {
   return enclosingFunctionOf(ast_, stmt);
 }
 
-Finding &TranslationUnitContext::report(llvm::StringRef checkId,
-                                        Severity severity,
-                                        clang::SourceRange range,
-                                        std::string message,
-                                        const clang::Stmt *stmt) {
+Finding TranslationUnitContext::makeFinding(llvm::StringRef checkId, Severity severity,
+                                            clang::SourceRange range, std::string message,
+                                            const clang::Stmt *stmt) const {
   const clang::SourceManager &sm = sources();
   Finding finding;
   finding.checkId = checkId.str();
@@ -102,8 +100,21 @@ Finding &TranslationUnitContext::report(llvm::StringRef checkId,
   } else {
     finding.snippet = normalizedText(range);
   }
-  findings_.push_back(std::move(finding));
-  inSystemHeader_.push_back(begin.isInvalid() || sm.isInSystemHeader(begin));
+  return finding;
+}
+
+bool TranslationUnitContext::inSystemHeader(clang::SourceLocation location) const {
+  clang::SourceLocation begin = sources().getExpansionLoc(location);
+  return begin.isInvalid() || sources().isInSystemHeader(begin);
+}
+
+Finding &TranslationUnitContext::report(llvm::StringRef checkId,
+                                        Severity severity,
+                                        clang::SourceRange range,
+                                        std::string message,
+                                        const clang::Stmt *stmt) {
+  findings_.push_back(makeFinding(checkId, severity, range, std::move(message), stmt));
+  inSystemHeader_.push_back(inSystemHeader(range.getBegin()));
   return findings_.back();
 }
 

@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ struct TranslationUnitInfo {
   /// Built with --default-stream per-thread (or the macro): an omitted or 0
   /// stream is the per-thread stream, not the legacy barrier.
   bool perThreadDefaultStream = false;
+  /// The checks enabled for this TU (the registry's checks its selection
+  /// enables). A site one check claims from another returns to the other
+  /// when its owner is not among them.
+  std::set<std::string> enabledChecks;
 };
 
 /// The AST of one TU, its facts and options, and the findings reported on it.
@@ -40,9 +45,21 @@ public:
   const clang::SourceManager &sources() const { return ast_.getSourceManager(); }
   const TranslationUnitInfo &info() const { return info_; }
   const CheckOptions &options() const { return options_; }
+  bool checkEnabled(llvm::StringRef checkId) const {
+    return info_.enabledChecks.count(checkId.str()) != 0;
+  }
 
-  /// Records a finding at `range` (expansion locations). Fills end, snippet
-  /// and the enclosing function from `stmt` when given.
+  /// The one finding builder: a finding at `range` (expansion locations),
+  /// its end, snippet and (from `stmt`, when given) enclosing function
+  /// filled, not recorded. report() records one; a site deferred to the
+  /// whole program keeps it until resolved (TranslationUnitReach).
+  Finding makeFinding(llvm::StringRef checkId, Severity severity, clang::SourceRange range,
+                      std::string message, const clang::Stmt *stmt = nullptr) const;
+  /// Whether a finding beginning at `location` is dropped: in a system
+  /// header, or nowhere in a file.
+  bool inSystemHeader(clang::SourceLocation location) const;
+
+  /// Records makeFinding()'s finding.
   Finding &report(llvm::StringRef checkId, Severity severity,
                   clang::SourceRange range, std::string message,
                   const clang::Stmt *stmt = nullptr);

@@ -1,5 +1,4 @@
 #include "analyzer/driver/Analyzer.h"
-#include "analyzer/analysis/OrderingSummary.h"
 
 #include "analyzer/driver/NamedFiles.h"
 #include "analyzer/driver/Progress.h"
@@ -244,9 +243,8 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
   // Whole-program pass: findings whose verdict depends on other functions
   // or TUs (hot paths through calls, host-callback reach).
   // They are filtered like the others: kept if some TU's config reports there.
-  ordering::OrderingFacts orderingFacts;
-  for (const auto &facts : program.ordering)
-    orderingFacts.add(ordering::OrderingFacts(*facts));
+  // Parts that amend the findings reported keep their facts for the end.
+  std::map<std::string, std::vector<PartFactsPtr>> parts = program.parts;
   for (Finding &finding : reach::resolveSites(std::move(program))) {
     if (!scope.covers(finding.location.file))
       continue;
@@ -259,8 +257,9 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
     else if (!thirdParty(finding, by - 1))
       result.findings.push_back(std::move(finding));
   }
-  // Fixes whose ordering verdict the program's callers decide (docs/fixes.md).
-  ordering::resolveConditionalFixes(std::move(orderingFacts), result.findings);
+  // Fixes whose ordering verdict the program's callers decide (docs/fixes.md,
+  // the shared ordering part).
+  reach::amendFindings(parts, result.findings);
   result.hiddenThirdParty = static_cast<unsigned>(hidden.size());
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
   // A header included by several TUs reports once.

@@ -4,6 +4,7 @@
 #include "llvm/Support/Path.h"
 
 #include <map>
+#include <memory>
 
 namespace streamlint {
 namespace {
@@ -83,6 +84,33 @@ llvm::Error applyReportPolicy(AnalysisResult &result,
   }
   result.findings = std::move(kept);
   return llvm::Error::success();
+}
+
+std::function<bool(const std::string &, const std::string &)>
+checkSelectionAt(const std::optional<ConfigOverrides> &overrides, const CheckRegistry &registry) {
+  if (!overrides)
+    return nullptr;
+  struct State {
+    std::optional<ConfigResolver> resolver;
+    std::map<std::string, CheckSelection> byDirectory;
+  };
+  auto state = std::make_shared<State>();
+  OptionCatalog catalog = registry.optionCatalog();
+  state->resolver.emplace(*overrides, catalog.checks, catalog);
+  return [state](const std::string &check, const std::string &file) {
+    std::string directory(llvm::sys::path::parent_path(file));
+    auto found = state->byDirectory.find(directory);
+    if (found == state->byDirectory.end()) {
+      auto config = state->resolver->configForDirectory(directory);
+      std::string globs = "*";
+      if (config)
+        globs = config->checks;
+      else
+        llvm::consumeError(config.takeError());
+      found = state->byDirectory.emplace(directory, CheckSelection(globs)).first;
+    }
+    return found->second.enabled(check);
+  };
 }
 
 } // namespace streamlint

@@ -14,6 +14,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <optional>
 
 namespace streamlint {
@@ -30,5 +31,12 @@ llvm::Error applyReportPolicy(AnalysisResult &result,
                               const std::optional<ConfigOverrides> &overrides,
                               const CheckRegistry &registry, const ChangedLines *changed,
                               SummaryCounts &counts);
+
+/// Whether a check is enabled where a file lies: the Checks of the config
+/// nearest the file under `overrides` (--checks appended); every check with
+/// no overrides, or where a config cannot be read (applyReportPolicy says
+/// why). For the trace merge's run-time-only findings.
+std::function<bool(const std::string &check, const std::string &file)>
+checkSelectionAt(const std::optional<ConfigOverrides> &overrides, const CheckRegistry &registry);
 
 } // namespace streamlint

@@ -102,6 +102,8 @@ void dropFixes(index::ShardPart &part) {
       finding.fixes.clear();
     for (reach::PendingSite &site : unit.unit.reach.sites)
       site.finding.fixes.clear();
+    for (auto &[id, facts] : unit.unit.reach.parts)
+      facts = facts->withoutFixes();
   }
 }
 

@@ -4,7 +4,7 @@
 #include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/driver/PreambleParse.h"
 #include "analyzer/analysis/CallerOrdering.h"
-#include "analyzer/analysis/OrderingSummary.h"
+#include "analyzer/analysis/OrderingPart.h"
 #include "analyzer/reach/TranslationUnitReach.h"
 #include "analyzer/support/Paths.h"
 
@@ -190,6 +190,9 @@ private:
     TranslationUnitInfo info;
     info.mainFile = run_.invocation.file;
     info.perThreadDefaultStream = run_.invocation.perThreadDefaultStream;
+    for (const CheckDescriptor &descriptor : run_.registry.checks())
+      if (run_.selection.enabled(descriptor.rule.id))
+        info.enabledChecks.insert(descriptor.rule.id);
     TranslationUnitContext context(ast, info, run_.options);
     takeConditionalFixes(context); // none left by an earlier TU at this address
     reach::TranslationUnitReach reach(context);
@@ -217,13 +220,17 @@ private:
       if (check->needs() & NeedsCallGraph)
         check->checkCallGraph(reach);
     run_.outcome.reach = reach.takeSummary();
-    // Stream-ordering facts for fixes decided by the whole program
-    // (analysis/OrderingSummary.h): every TU's calls count, whichever
+    // Each check's whole-program part, keyed by the check (WholeProgramPart.h).
+    for (const std::unique_ptr<Check> &check : checks)
+      if (PartFactsPtr facts = check->takePartFacts())
+        run_.outcome.reach.parts[check->id()] = std::move(facts);
+    // The shared stream-ordering part, for fixes decided by the whole
+    // program (analysis/OrderingPart.h): every TU's calls count, whichever
     // checks it runs.
-    auto facts = std::make_shared<ordering::OrderingFacts>();
-    collectOrderingFacts(context, isLibraryTarget(run_.invocation.args), *facts);
-    facts->fixes = takeConditionalFixes(context);
-    run_.outcome.reach.ordering = std::move(facts);
+    ordering::OrderingFacts facts;
+    collectOrderingFacts(context, isLibraryTarget(run_.invocation.args), facts);
+    facts.fixes = takeConditionalFixes(context);
+    run_.outcome.reach.parts[ordering::kOrderingPart] = ordering::orderingPartFacts(std::move(facts));
     run_.outcome.includes =
         filesRead(ast.getSourceManager(), run_.invocation.versionedDirectories);
     run_.outcome.findings = context.takeFindings();

@@ -6,6 +6,7 @@
 #include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/driver/DriverSteps.h"
 #include "analyzer/driver/ExitCode.h"
+#include "analyzer/driver/ReportPolicy.h"
 #include "analyzer/trace/TraceMerge.h"
 #include "checks/CheckRegistry.h"
 
@@ -93,8 +94,10 @@ int main(int argc, const char **argv) {
   }
   std::string fixRoot = fixRootFor(*options, *plan);
   if (!options->tracePaths.empty())
-    if (llvm::Error error = mergeTraceFiles(options->tracePaths, result,
-                                           {fixRoot, plan->databaseFiles})) {
+    if (llvm::Error error = mergeTraceFiles(
+            options->tracePaths, result,
+            {fixRoot, plan->databaseFiles,
+             checkSelectionAt(options->analyzer.config, registry)})) {
       printNotes(result);
       return exitCodeAfterIsolatedWork(
           fail(llvm::toString(std::move(error)), ExitUsageError));

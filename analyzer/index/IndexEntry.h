@@ -17,7 +17,7 @@
 namespace streamlint::index {
 
 /// The format every entry names; an entry of another format is rebuilt.
-inline constexpr const char *kEntryFormat = "streamlint-index-entry-2";
+inline constexpr const char *kEntryFormat = "streamlint-index-entry-3";
 
 /// A file the TU read and its digest.
 struct IncludedFile {

@@ -12,7 +12,7 @@
 namespace streamlint::index {
 
 /// The format every shard part names; another format is refused.
-inline constexpr const char *kShardFormat = "streamlint-shard-2";
+inline constexpr const char *kShardFormat = "streamlint-shard-3";
 
 /// The most shards a database may be split into (a CI matrix has a few
 /// hundred jobs at most; a merge keeps a slot per shard).

@@ -186,12 +186,6 @@ std::string describePoint(const SourcePoint &point, const std::string &file) {
 
 namespace {
 
-void replaceWhere(std::string &message, const std::string &where) {
-  size_t at = message.find("{where}");
-  if (at != std::string::npos)
-    message.replace(at, 7, where);
-}
-
 /// "through run() -> step()" with related locations for each call.
 std::string describeCalls(const ReachChain &chain, Finding &finding) {
   std::string text;
@@ -229,7 +223,8 @@ Finding resolved(const PendingSite &site, const ReachChain *chain,
                                                   "' registered as a host callback here"});
     where += describeCalls(*chain, finding);
   }
-  replaceWhere(finding.message, where);
+  // The check's words around where the site runs (PendingSite).
+  finding.message += where + site.messageTail;
   return finding;
 }
 
@@ -245,99 +240,14 @@ std::optional<Finding> otherwise(const PendingSite &site) {
   return finding;
 }
 
-/// A copy whose host pointer another TU's function returns: reported when
-/// that function (through any forwarding wrappers) returns pageable memory.
-std::optional<Finding> resolvedReturn(const PendingSite &site,
-                                      const ProgramSummary &program) {
-  const ReturnedMemory *memory = returnedMemory(program, site.function);
-  Finding finding = site.finding;
-  if (memory && memory->kind == "pageable") {
-    std::string origin = memory->origin + ", returned by '" + memory->name + "'";
-    size_t at = finding.message.find("{origin}");
-    if (at != std::string::npos)
-      finding.message.replace(at, 8, origin);
-    finding.related.push_back(
-        {memory->location, "host memory allocated here by " + memory->origin});
-    return finding;
-  }
-  if (memory)
-    return std::nullopt; // pinned: nothing to say
-  return otherwise(site);
-}
-
-/// Who passes the memory, for a message: "'main'", "'main' and 'step'",
-/// "'main' and 3 other callers".
-std::string callerList(const std::vector<const PassedMemory *> &calls) {
-  std::vector<std::string> names;
-  for (const PassedMemory *call : calls)
-    if (std::find(names.begin(), names.end(), call->callerName) == names.end())
-      names.push_back(call->callerName);
-  std::string list = "'" + names.front() + "'";
-  if (names.size() == 2)
-    list += " and '" + names[1] + "'";
-  else if (names.size() > 2)
-    list += " and " + std::to_string(names.size() - 1) + " other callers";
-  return list;
-}
-
-/// A copy whose host pointer is a parameter of a function other TUs may
-/// call: reported when every call in the program passes pageable memory.
-std::optional<Finding> resolvedArgument(const PendingSite &site,
-                                        const ProgramSummary &program,
-                                        const std::set<std::string> &registered) {
-  ParameterMemory memory = parameterMemory(program.passed, site.function, site.parameter);
-  Finding finding = site.finding;
-  bool pinnedSomewhere = false;
-  for (const PassedMemory *call : memory.calls)
-    pinnedSomewhere = pinnedSomewhere || registered.count(pointKey(call->location));
-  if (pinnedSomewhere)
-    return std::nullopt; // registered with cudaHostRegister in another function
-  if (memory.known && memory.kind == "pageable") {
-    std::vector<std::string> origins;
-    for (const PassedMemory *call : memory.calls)
-      if (std::find(origins.begin(), origins.end(), call->origin) == origins.end())
-        origins.push_back(call->origin);
-    std::string origin = origins.front();
-    for (size_t i = 1; i < origins.size(); ++i)
-      origin += i + 1 == origins.size() ? " or " + origins[i] : ", " + origins[i];
-    origin += ", passed by " + callerList(memory.calls);
-    size_t at = finding.message.find("{origin}");
-    if (at != std::string::npos)
-      finding.message.replace(at, 8, origin);
-    for (const PassedMemory *call : memory.calls) {
-      if (!call->location.file.empty())
-        finding.related.push_back({call->location, call->allocated
-                                                       ? "host memory allocated here by " +
-                                                             call->origin
-                                                       : "host memory declared here"});
-      finding.related.push_back({call->call, "passed here by '" + call->callerName + "'"});
-    }
-    return finding;
-  }
-  if (memory.known)
-    return std::nullopt; // pinned or device memory: nothing to say
-  return otherwise(site);
-}
-
 } // namespace
 
 std::vector<Finding> resolveSites(ProgramSummary program) {
   program.normalize();
   addOverriderEdges(program);
   ReachIndex index(program);
-  std::set<std::string> registered = registeredMemory(program.passed);
   std::vector<Finding> findings;
   for (const PendingSite &site : program.sites) {
-    if (site.root == ReachRoot::PageableReturn) {
-      if (std::optional<Finding> finding = resolvedReturn(site, program))
-        findings.push_back(std::move(*finding));
-      continue;
-    }
-    if (site.root == ReachRoot::PageableArgument) {
-      if (std::optional<Finding> finding = resolvedArgument(site, program, registered))
-        findings.push_back(std::move(*finding));
-      continue;
-    }
     if (site.root != ReachRoot::Callback) {
       const LoopFacts *direct = nullptr;
       for (const SourcePoint &loop : site.loops) {
@@ -360,10 +270,24 @@ std::vector<Finding> resolveSites(ProgramSummary program) {
     if (std::optional<Finding> finding = otherwise(site))
       findings.push_back(std::move(*finding));
   }
-  for (Finding &finding : resolveHandles(program.handles))
-    findings.push_back(std::move(finding));
+  // Each part resolves every TU's facts, worded by itself.
+  ProgramView view{program, index};
+  for (const auto &[id, facts] : program.parts) {
+    const WholeProgramPart *part = findPart(id);
+    if (!part || !part->resolve)
+      continue;
+    for (Finding &finding : part->resolve(facts, view))
+      findings.push_back(std::move(finding));
+  }
   std::stable_sort(findings.begin(), findings.end(), findingLess);
   return findings;
+}
+
+void amendFindings(const std::map<std::string, std::vector<PartFactsPtr>> &parts,
+                   std::vector<Finding> &findings) {
+  for (const auto &[id, facts] : parts)
+    if (const WholeProgramPart *part = findPart(id); part && part->amend)
+      part->amend(facts, findings);
 }
 
 } // namespace streamlint::reach

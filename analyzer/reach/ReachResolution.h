@@ -74,9 +74,15 @@ private:
 /// "line 12" when `point` is in `file`, else "name.cu:12".
 std::string describePoint(const SourcePoint &point, const std::string &file);
 
-/// Turns every deferred site of `program` into its finding (or drops it).
-/// Messages replace "{where}" with where the site runs; related locations
-/// list the loop or registration and each call of the chain. Sorted.
+/// Turns every deferred site of `program` into its finding (or drops it),
+/// then every part's facts into the part's findings. A site's message is
+/// its words, where the site runs, then its tail; related locations list
+/// the loop or registration and each call of the chain. Sorted.
 std::vector<Finding> resolveSites(ProgramSummary program);
+
+/// Lets every part with an `amend` adjust the findings finally reported
+/// (stream ordering's verdicts on fixes, analysis/OrderingPart.h).
+void amendFindings(const std::map<std::string, std::vector<PartFactsPtr>> &parts,
+                   std::vector<Finding> &findings);
 
 } // namespace streamlint::reach

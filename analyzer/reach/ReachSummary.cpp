@@ -1,7 +1,5 @@
 #include "analyzer/reach/ReachSummary.h"
-#include "analyzer/analysis/OrderingSummary.h"
 
-#include "analyzer/reach/HandleFacts.h"
 #include "analyzer/reach/SummaryJson.h"
 
 #include <algorithm>
@@ -41,30 +39,12 @@ void ProgramSummary::add(TranslationUnitSummary summary) {
     callbacks.push_back(std::move(callback));
   for (PendingSite &site : summary.sites)
     sites.push_back(std::move(site));
-  // An inline wrapper in a header is summarized by every TU that includes
-  // it, identically; the first one stays.
-  for (ReturnedMemory &returned : summary.returns)
-    returns.emplace(returned.usr, std::move(returned));
   for (MethodOverride &override : summary.overrides)
     overriders[override.overridden].push_back(std::move(override.method));
-  mergeHandleFacts(handles, std::move(summary.handles));
-  addPassedMemory(passed, std::move(summary.passed));
-  if (summary.ordering)
-    ordering.push_back(std::move(summary.ordering));
-}
-
-const ReturnedMemory *returnedMemory(const ProgramSummary &program,
-                                     const std::string &usr) {
-  std::string next = usr;
-  for (unsigned step = 0; step < 16; ++step) { // bounded: forwarding may cycle
-    auto it = program.returns.find(next);
-    if (it == program.returns.end())
-      return nullptr;
-    if (it->second.forwardsTo.empty())
-      return &it->second;
-    next = it->second.forwardsTo;
-  }
-  return nullptr;
+  // Each part merges its TUs' facts itself, when it resolves them.
+  for (auto &[id, facts] : summary.parts)
+    if (facts)
+      parts[id].push_back(std::move(facts));
 }
 
 void ProgramSummary::normalize() {
@@ -94,7 +74,9 @@ void ProgramSummary::normalize() {
       return a.finding.checkId < b.finding.checkId;
     if (!pointEqual(a.finding.location, b.finding.location))
       return pointLess(a.finding.location, b.finding.location);
-    return a.finding.message < b.finding.message;
+    if (a.finding.message != b.finding.message)
+      return a.finding.message < b.finding.message;
+    return a.messageTail < b.messageTail;
   };
   std::stable_sort(sites.begin(), sites.end(), siteLess);
   sites.erase(std::unique(sites.begin(), sites.end(),
@@ -102,7 +84,6 @@ void ProgramSummary::normalize() {
                             return !siteLess(a, b) && !siteLess(b, a);
                           }),
               sites.end());
-  normalizePassedMemory(passed);
   for (auto &[method, list] : overriders) {
     std::sort(list.begin(), list.end());
     list.erase(std::unique(list.begin(), list.end()), list.end());
@@ -116,15 +97,12 @@ static const char *rootName(ReachRoot root) {
   case ReachRoot::Loop: return "loop";
   case ReachRoot::ChurningLoop: return "churning-loop";
   case ReachRoot::Callback: return "callback";
-  case ReachRoot::PageableReturn: return "pageable-return";
-  case ReachRoot::PageableArgument: return "pageable-argument";
   }
   return "loop";
 }
 static ReachRoot rootFrom(const json &j) {
   std::string name = j.get<std::string>();
-  for (ReachRoot root : {ReachRoot::Loop, ReachRoot::ChurningLoop, ReachRoot::Callback,
-                         ReachRoot::PageableReturn, ReachRoot::PageableArgument})
+  for (ReachRoot root : {ReachRoot::Loop, ReachRoot::ChurningLoop, ReachRoot::Callback})
     if (name == rootName(root))
       return root;
   throw std::runtime_error("unknown reach root '" + name + "'");
@@ -132,7 +110,7 @@ static ReachRoot rootFrom(const json &j) {
 
 json summaryJson(const TranslationUnitSummary &s) {
   json j;
-  j["format"] = "streamlint-reach-summary-1";
+  j["format"] = kSummaryFormat;
   j["mainFile"] = s.mainFile;
   json &functions = j["functions"] = json::array();
   for (const FunctionFacts &f : s.functions)
@@ -155,25 +133,21 @@ json summaryJson(const TranslationUnitSummary &s) {
                          {"registrar", c.registrar}, {"site", pointJson(c.site)}});
   json &sites = j["sites"] = json::array();
   for (const PendingSite &p : s.sites)
-    sites.push_back({{"finding", findingJson(p.finding)}, {"function", p.function},
+    sites.push_back({{"finding", findingJson(p.finding)}, {"messageTail", p.messageTail},
+                     {"function", p.function},
                      {"loops", pointsJson(p.loops)}, {"root", rootName(p.root)},
                      {"otherwiseReported", p.otherwiseReported},
                      {"otherwiseSeverity", severityName(p.otherwiseSeverity)},
                      {"otherwiseMessage", p.otherwiseMessage},
                      {"allocatingCalls", p.allocatingCalls},
-                     {"freeingCalls", p.freeingCalls}, {"parameter", p.parameter}});
-  json &returns = j["returns"] = json::array();
-  for (const ReturnedMemory &r : s.returns)
-    returns.push_back({{"usr", r.usr}, {"name", r.name}, {"kind", r.kind},
-                       {"origin", r.origin}, {"location", pointJson(r.location)},
-                       {"forwardsTo", r.forwardsTo}});
-  j["handles"] = handleFactsJson(s.handles);
-  j["passed"] = passedMemoryJson(s.passed);
-  if (s.ordering)
-    j["ordering"] = json::parse(ordering::toJsonText(*s.ordering));
+                     {"freeingCalls", p.freeingCalls}});
   json &overrides = j["overrides"] = json::array();
   for (const MethodOverride &o : s.overrides)
     overrides.push_back({{"method", o.method}, {"overridden", o.overridden}});
+  json &parts = j["parts"] = json::object();
+  for (const auto &[id, facts] : s.parts)
+    if (facts)
+      parts[id] = facts->toJson();
   return j;
 }
 
@@ -194,9 +168,9 @@ bool fromJson(const std::string &text, const std::string &origin,
 bool summaryFrom(const json &j, const std::string &origin, TranslationUnitSummary &s,
                  std::string &error) {
   try {
-    if (!j.is_object() || j.value("format", "") != "streamlint-reach-summary-1") {
+    if (!j.is_object() || j.value("format", "") != kSummaryFormat) {
       error = origin + ": not a streamlint reach summary (format "
-              "'streamlint-reach-summary-1' expected)";
+              "'" + std::string(kSummaryFormat) + "' expected)";
       return false;
     }
     TranslationUnitSummary parsed;
@@ -225,6 +199,7 @@ bool summaryFrom(const json &j, const std::string &origin, TranslationUnitSummar
     for (const json &p : j.at("sites")) {
       PendingSite site;
       site.finding = findingFrom(p.at("finding"));
+      site.messageTail = p.at("messageTail").get<std::string>();
       site.function = p.at("function").get<std::string>();
       site.loops = pointsFrom(p.at("loops"));
       site.root = rootFrom(p.at("root"));
@@ -233,37 +208,26 @@ bool summaryFrom(const json &j, const std::string &origin, TranslationUnitSummar
       site.otherwiseMessage = p.at("otherwiseMessage").get<std::string>();
       site.allocatingCalls = p.value("allocatingCalls", std::vector<std::string>{});
       site.freeingCalls = p.value("freeingCalls", std::vector<std::string>{});
-      site.parameter = p.value("parameter", -1);
       parsed.sites.push_back(std::move(site));
-    }
-    // Optional: summaries written before wrappers were summarized lack it.
-    if (j.contains("returns"))
-      for (const json &r : j.at("returns"))
-        parsed.returns.push_back({r.at("usr").get<std::string>(),
-                                  r.at("name").get<std::string>(),
-                                  r.at("kind").get<std::string>(),
-                                  r.at("origin").get<std::string>(),
-                                  pointFrom(r.at("location")),
-                                  r.at("forwardsTo").get<std::string>()});
-    // Optional: summaries written before handles were summarized lack it.
-    if (j.contains("handles"))
-      parsed.handles = handleFactsFrom(j.at("handles"));
-    // Optional: summaries written before pointer arguments were summarized.
-    if (j.contains("passed"))
-      parsed.passed = passedMemoryFrom(j.at("passed"));
-    // Optional: only TUs whose checks judge stream ordering carry it.
-    if (j.contains("ordering")) {
-      std::string why;
-      auto facts = std::make_shared<ordering::OrderingFacts>();
-      if (!ordering::fromJsonText(j.at("ordering").dump(), *facts, why))
-        throw std::runtime_error(why);
-      parsed.ordering = std::move(facts);
     }
     // Optional: summaries written before virtual calls were followed.
     if (j.contains("overrides"))
       for (const json &o : j.at("overrides"))
         parsed.overrides.push_back(
             {o.at("method").get<std::string>(), o.at("overridden").get<std::string>()});
+    // Each part reads its own facts; a part no one registered is refused
+    // (the entry or shard part is then rebuilt or rejected).
+    for (const auto &item : j.at("parts").items()) {
+      const std::string &id = item.key();
+      const WholeProgramPart *part = findPart(id);
+      if (!part || !part->read)
+        throw std::runtime_error("unknown whole-program part '" + id + "'");
+      try {
+        parsed.parts[id] = part->read(item.value());
+      } catch (const std::exception &e) {
+        throw std::runtime_error("part '" + id + "': " + e.what());
+      }
+    }
     s = std::move(parsed);
     return true;
   } catch (const std::exception &e) {

@@ -6,17 +6,12 @@
 // across TUs, serialized to JSON and resolved after every TU was parsed.
 
 #include "analyzer/Finding.h"
-#include "analyzer/reach/HandleFacts.h"
-#include "analyzer/reach/PassedMemory.h"
+#include "analyzer/WholeProgramPart.h"
 
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace streamlint::ordering {
-struct OrderingFacts; // analysis/OrderingSummary.h
-}
 
 namespace streamlint::reach {
 
@@ -76,26 +71,16 @@ enum class ReachRoot {
   Loop,         // the site runs inside a loop, or is reached from one
   ChurningLoop, // ... a loop that both allocates and frees per iteration
   Callback,     // the site is reached from a registered host callback
-  PageableReturn, // `function` (another TU's) returns pageable host memory
-  PageableArgument, // every caller of `function` passes pageable memory
-                    // for its parameter `parameter`
 };
 
-/// What a function defined in some TU returns, when it returns a pointer
-/// to host memory it allocated (a malloc/new/cudaMallocHost wrapper), or
-/// what another function returns (`forwardsTo`, a USR).
-struct ReturnedMemory {
-  std::string usr;
-  std::string name;      // qualified, for messages
-  std::string kind;      // "pageable" or "pinned"; "" when it forwards
-  std::string origin;    // "malloc", "new[]", "cudaMallocHost", ...
-  SourcePoint location;  // the allocation
-  std::string forwardsTo;
-};
-
-/// A check's candidate finding whose verdict needs the whole program.
+/// A check's candidate finding whose verdict needs the whole program: is
+/// its function reached from a loop or a host callback?
 struct PendingSite {
-  Finding finding;        // message: what happens and why it costs
+  /// Its message is the check's words before where the site runs ("inside
+  /// the loop at line 12", "on a hot path: called from ...", "in host
+  /// callback ..."), `messageTail` the words after it.
+  Finding finding;
+  std::string messageTail;
   std::string function;   // USR of the enclosing function
   std::vector<SourcePoint> loops; // enclosing loops, innermost first
   ReachRoot root = ReachRoot::Loop;
@@ -108,8 +93,6 @@ struct PendingSite {
   /// frees (alloc-in-loop.ExtraAllocFunctions); they decide whether a loop
   /// churns for this site only, never for other checks' sites.
   std::vector<std::string> allocatingCalls, freeingCalls;
-  /// PageableArgument: the parameter of `function` the host pointer is.
-  int parameter = -1;
 };
 
 /// Everything one TU contributes to the whole-program pass.
@@ -120,13 +103,9 @@ struct TranslationUnitSummary {
   std::vector<LoopFacts> loops;
   std::vector<CallbackRegistration> callbacks;
   std::vector<PendingSite> sites;
-  std::vector<ReturnedMemory> returns;
-  std::vector<HandleFacts> handles; // library handles (HandleFacts.h)
-  std::vector<PassedMemory> passed; // pointer arguments (PassedMemory.h)
-  /// Stream ordering (analysis/OrderingSummary.h); null when the TU's
-  /// checks judge no stream ordering. Shared, never changed once made.
-  std::shared_ptr<const ordering::OrderingFacts> ordering;
   std::vector<MethodOverride> overrides; // user methods overriding others
+  /// Whole-program parts' facts (analyzer/WholeProgramPart.h), by part id.
+  std::map<std::string, PartFactsPtr> parts;
 };
 
 /// The union of all TUs' summaries; functions defined in several TUs
@@ -137,11 +116,8 @@ struct ProgramSummary {
   std::map<std::string, LoopFacts> loops; // keyed by pointKey(location)
   std::vector<CallbackRegistration> callbacks;
   std::vector<PendingSite> sites;
-  std::map<std::string, ReturnedMemory> returns; // by USR
-  std::map<std::string, HandleFacts> handles;    // by key
-  PassedMemoryMap passed;                        // by callee USR
-  /// Every TU's ordering facts, for fixes (analysis/OrderingSummary.h).
-  std::vector<std::shared_ptr<const ordering::OrderingFacts>> ordering;
+  /// Every TU's facts of each whole-program part, by part id.
+  std::map<std::string, std::vector<PartFactsPtr>> parts;
   /// Direct overriders of each method, by its USR (sorted, unique).
   std::map<std::string, std::vector<std::string>> overriders;
 
@@ -151,14 +127,12 @@ struct ProgramSummary {
   void normalize();
 };
 
-/// What `usr` returns, following forwarding functions across TUs; nullptr
-/// when unknown (not summarized, a cycle, or a chain ending elsewhere).
-const ReturnedMemory *returnedMemory(const ProgramSummary &program,
-                                     const std::string &usr);
-
 /// "file:line:col", a stable key for a source point.
 std::string pointKey(const SourcePoint &point);
 bool pointLess(const SourcePoint &a, const SourcePoint &b);
+
+/// The format a summary names; 2: parts keyed by id, no check's own facts.
+inline constexpr const char *kSummaryFormat = "streamlint-reach-summary-2";
 
 /// JSON forms (nlohmann/json text) so a later run can reuse summaries.
 std::string toJson(const TranslationUnitSummary &summary);

@@ -95,34 +95,4 @@ Finding findingFrom(const json &j) {
 }
 
 
-json passedMemoryJson(const std::vector<PassedMemory> &passed) {
-  json list = json::array();
-  for (const PassedMemory &p : passed)
-    list.push_back({{"callee", p.callee}, {"parameter", p.parameter}, {"kind", p.kind},
-                    {"origin", p.origin}, {"location", pointJson(p.location)},
-                    {"allocated", p.allocated}, {"call", pointJson(p.call)}, {"callerName", p.callerName},
-                    {"forwardsTo", p.forwardsTo},
-                    {"forwardsParameter", p.forwardsParameter}});
-  return list;
-}
-
-std::vector<PassedMemory> passedMemoryFrom(const json &j) {
-  std::vector<PassedMemory> passed;
-  for (const json &p : j) {
-    PassedMemory memory;
-    memory.callee = p.at("callee").get<std::string>();
-    memory.parameter = p.at("parameter").get<int>();
-    memory.kind = p.at("kind").get<std::string>();
-    memory.origin = p.at("origin").get<std::string>();
-    memory.location = pointFrom(p.at("location"));
-    memory.allocated = p.at("allocated").get<bool>();
-    memory.call = pointFrom(p.at("call"));
-    memory.callerName = p.at("callerName").get<std::string>();
-    memory.forwardsTo = p.at("forwardsTo").get<std::string>();
-    memory.forwardsParameter = p.at("forwardsParameter").get<int>();
-    passed.push_back(std::move(memory));
-  }
-  return passed;
-}
-
 } // namespace streamlint::reach

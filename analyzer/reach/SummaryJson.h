@@ -3,8 +3,6 @@
 // edits, pending findings), shared by every part of the summary's JSON.
 
 #include "analyzer/Finding.h"
-#include "analyzer/reach/HandleFacts.h"
-#include "analyzer/reach/PassedMemory.h"
 #include "analyzer/reach/ReachSummary.h"
 
 #include <nlohmann/json.hpp>
@@ -20,15 +18,11 @@ std::vector<SourcePoint> pointsFrom(const nlohmann::json &j);
 nlohmann::json editJson(const TextEdit &e);
 TextEdit editFrom(const nlohmann::json &j);
 /// A finding with its related locations, fixes and fingerprint (not its
-/// dynamic evidence): pending findings in summaries, a TU's findings in the
-/// project index.
+/// dynamic evidence): pending findings in summaries and parts, a TU's
+/// findings in the project index.
 nlohmann::json findingJson(const Finding &f);
 Finding findingFrom(const nlohmann::json &j);
 Severity severityFrom(const nlohmann::json &j);
-nlohmann::json handleFactsJson(const std::vector<HandleFacts> &handles);
-std::vector<HandleFacts> handleFactsFrom(const nlohmann::json &j);
-nlohmann::json passedMemoryJson(const std::vector<PassedMemory> &passed);
-std::vector<PassedMemory> passedMemoryFrom(const nlohmann::json &j);
 /// A TU's whole summary as a JSON value (toJson() is its text), and back;
 /// errors name `origin`.
 nlohmann::json summaryJson(const TranslationUnitSummary &summary);

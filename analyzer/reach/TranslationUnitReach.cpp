@@ -69,26 +69,13 @@ TranslationUnitReach::uniqueStream(const clang::Stmt *loop,
 std::optional<Finding>
 TranslationUnitReach::pendingFinding(llvm::StringRef checkId, const CallSite &site,
                                      std::string message) const {
-  const clang::Expr &expr = *site.expr;
-  const clang::SourceManager &sources = context_.sources();
-  clang::SourceLocation begin = sources.getExpansionLoc(expr.getBeginLoc());
-  if (begin.isInvalid() || sources.isInSystemHeader(begin))
+  if (context_.inSystemHeader(site.expr->getBeginLoc()))
     return std::nullopt;
-  Finding finding;
-  finding.checkId = checkId.str();
-  finding.severity = Severity::Warning;
-  finding.message = std::move(message);
-  finding.location = context_.point(begin);
-  clang::SourceLocation last = sources.getExpansionRange(expr.getEndLoc()).getEnd();
-  clang::SourceLocation end = clang::Lexer::getLocForEndOfToken(
-      last, 0, sources, context_.ast().getLangOpts());
-  finding.end = context_.point(end.isValid() ? end : last);
-  if (end.isValid() && finding.end.column > 1)
-    --finding.end.column;
+  Finding finding = context_.makeFinding(checkId, Severity::Warning,
+                                         site.expr->getSourceRange(), std::move(message));
   // The caller is known: no need for the parent map report() walks.
   if (site.caller)
     finding.function = site.caller->getQualifiedNameAsString();
-  finding.snippet = context_.normalizedText(expr.getSourceRange());
   return finding;
 }
 

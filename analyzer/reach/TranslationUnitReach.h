@@ -63,23 +63,11 @@ public:
   uniqueStream(const clang::Stmt *loop,
                llvm::ArrayRef<const clang::Expr *> ignored) const;
 
-  /// A site whose verdict needs the whole program.
+  /// A site whose verdict is whether a loop or a host callback reaches it.
+  /// (Facts of a check's own go into its whole-program part instead:
+  /// Check::takePartFacts.)
   void defer(PendingSite site) { summary_.sites.push_back(std::move(site)); }
-  /// What a function of this TU returns (pageable-memcpy-async's wrappers).
-  void recordReturnedMemory(ReturnedMemory memory) {
-    summary_.returns.push_back(std::move(memory));
-  }
-  /// What this TU's calls pass for pointer parameters (PassedMemory.h).
-  void recordPassedMemory(std::vector<PassedMemory> passed) {
-    for (PassedMemory &memory : passed)
-      summary_.passed.push_back(std::move(memory));
-  }
-  /// Library handles' facts (LibraryHandles.h), judged with the program's.
-  void recordHandles(std::vector<HandleFacts> handles) {
-    for (HandleFacts &facts : handles)
-      summary_.handles.push_back(std::move(facts));
-  }
-  /// A finding for `expr` built like TranslationUnitContext::report, but not
+  /// The site's finding, from TranslationUnitContext::makeFinding, not
   /// recorded there (it is resolved later); nullopt in system headers.
   std::optional<Finding> pendingFinding(llvm::StringRef checkId,
                                         const CallSite &site,

@@ -239,6 +239,8 @@ void mergeTrace(const ProbeTrace &trace, AnalysisResult &result,
     // these observations (library-default-stream by default-stream's).
     if (used[i] || o.misuses == 0 || !declaration || !declaration->reportUnmatched)
       continue;
+    if (sources.checkEnabled && !sources.checkEnabled(o.check, o.file))
+      continue; // the selection turned the check off there
     Finding f;
     f.checkId = o.check;
     f.severity = Severity::Warning;

@@ -6,6 +6,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ namespace streamlint {
 struct TraceSources {
   std::string root;               // absolute; "" allows no directory
   std::vector<std::string> files; // absolute
+  /// Whether `check` is enabled where `file` lies (--checks and the
+  /// nearest config's Checks); unset: every check. A run-time-only finding
+  /// of a check disabled there is not added.
+  std::function<bool(const std::string &check, const std::string &file)> checkEnabled;
   /// `path` (made absolute, "..", "." and symbolic links resolved) is one
   /// of `files` or lies under `root`.
   bool allows(const std::string &path) const;

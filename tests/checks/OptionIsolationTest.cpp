@@ -5,9 +5,11 @@
 // (location, severity, message, related locations, fixes) are compared with
 // a run without options.
 #include "TestEnvironment.h"
+#include "checks/CheckRegistry.h"
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 namespace streamlint::testing {
@@ -32,17 +34,48 @@ std::map<std::string, std::vector<std::string>> byCheck(const AnalysisResult &re
 }
 
 struct OptionCase {
-  const char *key;
-  const char *value;
-  const char *define = nullptr; // a build mode where the option matters
+  std::string key;
+  std::string value;        // "": no value known to change its check's findings
+  std::string define = "";  // a build mode where the option matters
 };
+
+/// For each option, a value that changes its own check's findings on
+/// isolation.cu (and the build mode where it matters).
+const std::map<std::string, std::pair<std::string, std::string>> &changingValues() {
+  static const std::map<std::string, std::pair<std::string, std::string>> values = {
+      {"alloc-in-loop.ExtraAllocFunctions", {"poolAlloc", ""}},
+      {"alloc-in-loop.ExtraFreeFunctions", {"poolFree", ""}},
+      {"device-sync.ExtraSyncFunctions", {"poolFree", ""}},
+      {"default-stream.PerThreadDefaultStream",
+       {"note", "CUDA_API_PER_THREAD_DEFAULT_STREAM=1"}},
+      {"pageable-memcpy-async.Strict", {"true", ""}},
+  };
+  return values;
+}
+
+/// Every option every registered check declares.
+std::vector<OptionCase> everyDeclaredOption() {
+  CheckRegistry registry;
+  registerAllChecks(registry);
+  std::vector<OptionCase> cases;
+  for (const auto &[key, spec] : registry.optionCatalog().options) {
+    auto found = changingValues().find(key);
+    cases.push_back(found == changingValues().end()
+                        ? OptionCase{key, "", ""}
+                        : OptionCase{key, found->second.first, found->second.second});
+  }
+  return cases;
+}
 
 class OptionIsolation : public ::testing::TestWithParam<OptionCase> {};
 
 TEST_P(OptionIsolation, OtherChecksFindingsAreUnchanged) {
+  ASSERT_FALSE(GetParam().value.empty())
+      << GetParam().key << ": add a value that changes its check's findings on "
+      << "testdata/options/isolation.cu to changingValues()";
   std::vector<std::string> args;
-  if (GetParam().define)
-    args.push_back(std::string("-D") + GetParam().define);
+  if (!GetParam().define.empty())
+    args.push_back("-D" + GetParam().define);
   std::vector<CompileEntry> entries = entriesFor(
       {testdataDirectory() + "/options/isolation.cu"}, args, CudaEnvironment::Stub);
   auto baseline = byCheck(analyzeForTest(entries, "*", CheckOptions()));
@@ -56,7 +89,7 @@ TEST_P(OptionIsolation, OtherChecksFindingsAreUnchanged) {
   CheckOptions options;
   options.set(GetParam().key, GetParam().value);
   auto configured = byCheck(analyzeForTest(entries, "*", options));
-  std::string owner = std::string(GetParam().key).substr(0, std::string(GetParam().key).find('.'));
+  std::string owner = GetParam().key.substr(0, GetParam().key.find('.'));
   EXPECT_NE(configured[owner], baseline[owner])
       << "the option should change its own check's findings here";
   for (const auto &[check, findings] : baseline) {
@@ -72,12 +105,7 @@ TEST_P(OptionIsolation, OtherChecksFindingsAreUnchanged) {
 
 INSTANTIATE_TEST_SUITE_P(
     EveryOption, OptionIsolation,
-    ::testing::Values(OptionCase{"alloc-in-loop.ExtraAllocFunctions", "poolAlloc"},
-                      OptionCase{"alloc-in-loop.ExtraFreeFunctions", "poolFree"},
-                      OptionCase{"device-sync.ExtraSyncFunctions", "poolFree"},
-                      OptionCase{"default-stream.PerThreadDefaultStream", "note",
-                                 "CUDA_API_PER_THREAD_DEFAULT_STREAM=1"},
-                      OptionCase{"pageable-memcpy-async.Strict", "true"}),
+    ::testing::ValuesIn(everyDeclaredOption()),
     [](const ::testing::TestParamInfo<OptionCase> &info) {
       std::string name = info.param.key;
       for (char &c : name)

@@ -140,7 +140,7 @@ PY
 merge "part without its end marker" "$WORK/s1.json" "$WORK/nocomplete.json"
 expect_stderr "nocomplete.json: malformed shard part: incomplete"
 merge "not a part" "$WORK/s1.json" compile_commands.json
-expect_stderr "compile_commands.json: not a streamlint-shard-2 shard part"
+expect_stderr "compile_commands.json: not a streamlint-shard-3 shard part"
 sed 's/"tool":"streamlint [^"]*"/"tool":"streamlint 0.0.0"/' "$WORK/s2.json" >"$WORK/old.json"
 merge "other version" "$WORK/s1.json" "$WORK/old.json"
 expect_stderr "old.json: written by streamlint 0.0.0"

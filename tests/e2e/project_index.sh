@@ -166,7 +166,7 @@ entries=$(find .streamlint/entries -name '*.json' | sort)
 set -- $entries
 head -c 100 "$1" >"$WORK/t" && cat "$WORK/t" >"$1"                # truncated
 echo 'not json' >"$2"                                               # garbage
-sed -i 's/streamlint-index-entry-2/streamlint-index-entry-0/' "$3"  # other version
+sed -i 's/streamlint-index-entry-3/streamlint-index-entry-0/' "$3"  # other version
 run damaged
 cmp -s "$WORK/reference.json" "$WORK/damaged.json" || fail "report with damaged entries differs"
 # None of them carries a valid seal any more (docs/index.md, "What the index

@@ -43,7 +43,8 @@ struct Graph {
     site.finding.checkId = check;
     site.finding.location = at(line);
     site.finding.end = at(line);
-    site.finding.message = "call {where}";
+    site.finding.message = "call "; // then where it runs, then messageTail
+
     site.function = usr(function);
     for (unsigned loop : loopLines)
       site.loops.push_back(at(loop));

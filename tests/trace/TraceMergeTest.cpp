@@ -137,6 +137,25 @@ TEST(TraceMerge, EachStatus) {
   EXPECT_TRUE(std::is_sorted(r.findings.begin(), r.findings.end(), findingLess));
 }
 
+// The check selection (--checks, the nearest config's Checks) decides
+// which checks may add run-time-only findings, where the finding lies.
+TEST(TraceMerge, RuntimeOnlyFindingsOfDisabledChecksAreNotAdded) {
+  ProbeTrace t;
+  t.observations = {obs("default-stream", 31, 9, 9), obs("pageable-memcpy-async", 40, 4, 4)};
+  TraceSources sources;
+  sources.checkEnabled = [](const std::string &check, const std::string &) {
+    return check != "default-stream";
+  };
+  AnalysisResult r;
+  mergeTrace(t, r, sources);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].checkId, "pageable-memcpy-async");
+  // Unset: every check.
+  AnalysisResult all;
+  mergeTrace(t, all);
+  EXPECT_EQ(all.findings.size(), 2u);
+}
+
 TEST(TraceMerge, RefutedObservationsDoNotBecomeFindings) {
   AnalysisResult r;
   ProbeTrace t;

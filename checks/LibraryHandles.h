@@ -3,12 +3,12 @@
 // cuRAND generators) in one translation unit: where each is created, bound to
 // a stream, used for work or passed to a function, keyed by where it is
 // stored (a variable, a parameter, a member). The TU's side of
-// reach/HandleFacts: the verdict is the whole program's, since handles are
+// LibraryDefaultStreamPart.h: the verdict is the whole program's, since handles are
 // usually created in one function or file and used in others. A handle whose
 // value is copied, returned or stored anywhere else escapes: precision over
 // recall.
 
-#include "analyzer/reach/HandleFacts.h"
+#include "checks/LibraryDefaultStreamPart.h"
 #include "api/LibraryApiTable.h"
 
 #include "clang/AST/ASTContext.h"
@@ -51,12 +51,12 @@ public:
   /// (nullopt: never reported, e.g. in a system header).
   using FindingFor = std::function<std::optional<Finding>(const HandleCreation &)>;
   /// After every call, reference and parameter was added.
-  std::vector<reach::HandleFacts> facts(const TranslationUnitContext &context,
+  std::vector<HandleFacts> facts(const TranslationUnitContext &context,
                                         const FindingFor &findingFor) const;
 
 private:
   struct Event {
-    reach::HandleEventKind kind;
+    HandleEventKind kind;
     const clang::CallExpr *call;
     const clang::FunctionDecl *function;
     const api::LibraryHandleInfo *library;
@@ -66,7 +66,7 @@ private:
 
   void addEvent(const clang::Expr *handle, std::optional<Event> event);
   bool escaped(const clang::ValueDecl *storage) const;
-  std::optional<reach::HandleFacts> factsOf(const clang::ValueDecl *storage,
+  std::optional<HandleFacts> factsOf(const clang::ValueDecl *storage,
                                             const std::vector<Event> &events,
                                             const TranslationUnitContext &context,
                                             const FindingFor &findingFor) const;

@@ -1,6 +1,7 @@
-// Library handles judged across translation units: made-up facts in,
-// findings out; the same whatever order TUs arrive in; JSON round trip.
-#include "analyzer/reach/HandleFacts.h"
+// library-default-stream's whole-program part: library handles judged
+// across translation units: made-up facts in, findings out; the same
+// whatever order TUs arrive in; JSON round trip through the TU summary.
+#include "checks/LibraryDefaultStreamPart.h"
 #include "analyzer/reach/ReachResolution.h"
 #include "analyzer/reach/ReachSummary.h"
 
@@ -8,8 +9,16 @@
 
 #include <algorithm>
 
-namespace streamlint::reach {
+namespace streamlint {
+using namespace reach;
 namespace {
+
+const char *const kPart = "library-default-stream";
+
+/// The TU summary's handles, as the part carries them.
+const std::vector<HandleFacts> &handlesOf(const TranslationUnitSummary &summary) {
+  return static_cast<const LibraryHandleFacts &>(*summary.parts.at(kPart)).handles;
+}
 
 SourcePoint at(const std::string &file, unsigned line) { return {file, line, 3}; }
 
@@ -173,24 +182,28 @@ TEST(HandleFacts, SameResultWhateverTheOrderOfTus) {
 }
 
 TEST(HandleFacts, SummaryJsonRoundTripKeepsHandles) {
+  registerPart(libraryDefaultStreamPart());
   TranslationUnitSummary summary;
   summary.mainFile = "/src/a.cu";
-  summary.handles = {handle("f@h", HandleScope::Local,
-                            {event(Kind::Create, "a.cu", 4, "f", "cublasCreate"),
-                             pass("a.cu", 5, "f", "helper", 1)}),
-                     handle(parameterHandleKey("helper", 1), HandleScope::Parameter,
-                            {event(Kind::Work, "a.cu", 9, "helper", "cublasSaxpy")})};
-  summary.handles[1].escapes = true;
+  auto facts = std::make_shared<LibraryHandleFacts>();
+  facts->handles = {handle("f@h", HandleScope::Local,
+                           {event(Kind::Create, "a.cu", 4, "f", "cublasCreate"),
+                            pass("a.cu", 5, "f", "helper", 1)}),
+                    handle(parameterHandleKey("helper", 1), HandleScope::Parameter,
+                           {event(Kind::Work, "a.cu", 9, "helper", "cublasSaxpy")})};
+  facts->handles[1].escapes = true;
+  summary.parts[kPart] = facts;
   std::string text = toJson(summary);
   TranslationUnitSummary parsed;
   std::string error;
   ASSERT_TRUE(fromJson(text, "a.json", parsed, error)) << error;
   EXPECT_EQ(toJson(parsed), text);
-  ASSERT_EQ(parsed.handles.size(), 2u);
-  EXPECT_EQ(parsed.handles[0].scope, HandleScope::Local);
-  ASSERT_TRUE(parsed.handles[0].events[0].finding.has_value());
-  EXPECT_EQ(parsed.handles[0].events[1].parameter, 1u);
-  EXPECT_TRUE(parsed.handles[1].escapes);
+  const std::vector<HandleFacts> &handles = handlesOf(parsed);
+  ASSERT_EQ(handles.size(), 2u);
+  EXPECT_EQ(handles[0].scope, HandleScope::Local);
+  ASSERT_TRUE(handles[0].events[0].finding.has_value());
+  EXPECT_EQ(handles[0].events[1].parameter, 1u);
+  EXPECT_TRUE(handles[1].escapes);
   // Through the whole-program pass too.
   ProgramSummary program;
   program.add(std::move(parsed));
@@ -198,10 +211,11 @@ TEST(HandleFacts, SummaryJsonRoundTripKeepsHandles) {
 }
 
 TEST(HandleFacts, MalformedHandleFactsNameTheFile) {
+  registerPart(libraryDefaultStreamPart());
   std::string text = toJson(TranslationUnitSummary());
   std::string bad = text.substr(0, text.rfind('}')) +
-                    R"(, "handles": [{"key": "k", "name": "k", "scope": "sideways",
-                       "escapes": false, "events": []}]})";
+                    R"(, "parts": {"library-default-stream": [{"key": "k", "name": "k",
+                       "scope": "sideways", "escapes": false, "events": []}]}})";
   TranslationUnitSummary parsed;
   std::string error;
   EXPECT_FALSE(fromJson(bad, "x.json", parsed, error));
@@ -210,4 +224,4 @@ TEST(HandleFacts, MalformedHandleFactsNameTheFile) {
 }
 
 } // namespace
-} // namespace streamlint::reach
+} // namespace streamlint

@@ -1,4 +1,4 @@
-#include "analyzer/reach/HandleFacts.h"
+#include "checks/LibraryDefaultStreamPart.h"
 
 #include "analyzer/reach/ReachSummary.h"
 #include "analyzer/reach/SummaryJson.h"
@@ -6,7 +6,15 @@
 #include <algorithm>
 #include <tuple>
 
-namespace streamlint::reach {
+namespace streamlint {
+
+using reach::findingFrom;
+using reach::findingJson;
+using reach::pointFrom;
+using reach::pointJson;
+using reach::pointKey;
+using reach::pointLess;
+
 namespace {
 
 /// Deeper chains of helpers passing a handle on are not followed.
@@ -264,4 +272,32 @@ std::vector<HandleFacts> handleFactsFrom(const nlohmann::json &j) {
   return handles;
 }
 
-} // namespace streamlint::reach
+nlohmann::json LibraryHandleFacts::toJson() const { return handleFactsJson(handles); }
+
+PartFactsPtr LibraryHandleFacts::withoutFixes() const {
+  auto copy = std::make_shared<LibraryHandleFacts>(*this);
+  for (HandleFacts &handle : copy->handles)
+    for (HandleEvent &event : handle.events)
+      if (event.finding)
+        event.finding->fixes.clear();
+  return copy;
+}
+
+WholeProgramPart libraryDefaultStreamPart() {
+  WholeProgramPart part;
+  part.id = "library-default-stream";
+  part.read = [](const nlohmann::json &j) -> PartFactsPtr {
+    auto facts = std::make_shared<LibraryHandleFacts>();
+    facts->handles = handleFactsFrom(j);
+    return facts;
+  };
+  part.resolve = [](const std::vector<PartFactsPtr> &units, const ProgramView &) {
+    std::map<std::string, HandleFacts> program;
+    for (const PartFactsPtr &unit : units)
+      mergeHandleFacts(program, static_cast<const LibraryHandleFacts &>(*unit).handles);
+    return resolveHandles(program);
+  };
+  return part;
+}
+
+} // namespace streamlint

@@ -1,4 +1,4 @@
-#include "analyzer/reach/LibraryHandles.h"
+#include "checks/LibraryHandles.h"
 
 #include "analyzer/analysis/TranslationUnitContext.h"
 #include "analyzer/reach/TranslationUnitReach.h"
@@ -85,7 +85,7 @@ void LibraryHandleTracker::addEvent(const clang::Expr *handle, std::optional<Eve
 
 void LibraryHandleTracker::addCall(const clang::CallExpr &call,
                                    const clang::FunctionDecl *function) {
-  using Kind = reach::HandleEventKind;
+  using Kind = HandleEventKind;
   const clang::FunctionDecl *callee = call.getDirectCallee();
   if (!callee || !function)
     return;
@@ -131,15 +131,15 @@ bool LibraryHandleTracker::escaped(const clang::ValueDecl *storage) const {
 namespace {
 
 /// Where a handle is stored, as a key every TU spells the same way.
-std::optional<std::pair<std::string, reach::HandleScope>>
+std::optional<std::pair<std::string, HandleScope>>
 storageKey(const clang::ValueDecl &storage, const TranslationUnitContext &context) {
   if (const auto *parameter = llvm::dyn_cast<clang::ParmVarDecl>(&storage)) {
     const auto *function = llvm::dyn_cast<clang::FunctionDecl>(parameter->getDeclContext());
     if (!function)
       return std::nullopt;
-    return std::make_pair(reach::parameterHandleKey(reach::functionUsr(*function),
+    return std::make_pair(parameterHandleKey(reach::functionUsr(*function),
                                                     parameter->getFunctionScopeIndex()),
-                          reach::HandleScope::Parameter);
+                          HandleScope::Parameter);
   }
   if (const auto *variable = llvm::dyn_cast<clang::VarDecl>(&storage))
     if (variable->isLocalVarDecl()) {
@@ -152,17 +152,17 @@ storageKey(const clang::ValueDecl &storage, const TranslationUnitContext &contex
                                 variable->getNameAsString() + "@" +
                                 std::to_string(where.line) + ":" +
                                 std::to_string(where.column),
-                            reach::HandleScope::Local);
+                            HandleScope::Local);
     }
   llvm::SmallString<128> usr;
   if (clang::index::generateUSRForDecl(&storage, usr))
     return std::nullopt;
-  return std::make_pair(std::string(usr), reach::HandleScope::Shared);
+  return std::make_pair(std::string(usr), HandleScope::Shared);
 }
 
 } // namespace
 
-std::optional<reach::HandleFacts>
+std::optional<HandleFacts>
 LibraryHandleTracker::factsOf(const clang::ValueDecl *storage,
                               const std::vector<Event> &events,
                               const TranslationUnitContext &context,
@@ -170,13 +170,13 @@ LibraryHandleTracker::factsOf(const clang::ValueDecl *storage,
   auto key = storageKey(*storage, context);
   if (!key)
     return std::nullopt;
-  reach::HandleFacts facts;
+  HandleFacts facts;
   facts.key = key->first;
   facts.scope = key->second;
   facts.name = storage->getNameAsString();
   facts.escapes = escaped(storage);
   for (const Event &event : events) {
-    reach::HandleEvent fact;
+    HandleEvent fact;
     fact.kind = event.kind;
     fact.site = context.point(event.call->getBeginLoc());
     fact.function = reach::functionUsr(*event.function);
@@ -185,23 +185,23 @@ LibraryHandleTracker::factsOf(const clang::ValueDecl *storage,
                     ? std::string(api::baseName(std::string_view(
                           called->getName().data(), called->getName().size())))
                     : "a call";
-    if (event.kind == reach::HandleEventKind::Pass) {
+    if (event.kind == HandleEventKind::Pass) {
       fact.callee = reach::functionUsr(*event.callee);
       fact.parameter = event.parameter;
     }
-    if (event.kind == reach::HandleEventKind::Create)
+    if (event.kind == HandleEventKind::Create)
       fact.finding = findingFor({event.library, storage, event.call, event.function});
     facts.events.push_back(std::move(fact));
   }
   return facts;
 }
 
-std::vector<reach::HandleFacts>
+std::vector<HandleFacts>
 LibraryHandleTracker::facts(const TranslationUnitContext &context,
                             const FindingFor &findingFor) const {
-  std::vector<reach::HandleFacts> result;
+  std::vector<HandleFacts> result;
   for (const auto &[storage, events] : events_)
-    if (std::optional<reach::HandleFacts> facts =
+    if (std::optional<HandleFacts> facts =
             factsOf(storage, events, context, findingFor))
       result.push_back(std::move(*facts));
   return result;

@@ -1,20 +1,23 @@
 #pragma once
-// Library handles (cuBLAS handles, cuFFT plans, cuRAND generators, ...) as
+// library-default-stream's whole-program part (analyzer/WholeProgramPart.h):
+// library handles (cuBLAS handles, cuFFT plans, cuRAND generators, ...) as
 // whole-program facts: per translation unit, what each statement does to a
 // handle's storage (creates, binds a stream, does work, passes it to a
 // function); after every TU, which created handles do work before a stream
 // is bound to them. A handle is usually created in one function or file and
 // used in others, so the verdict waits for every TU. No clang types: these
 // facts travel in the TU's summary, through the project index and shards.
+// The TU's side, which collects them from the AST, is LibraryHandles.h.
 
 #include "analyzer/Finding.h"
+#include "analyzer/WholeProgramPart.h"
 
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace streamlint::reach {
+namespace streamlint {
 
 enum class HandleEventKind {
   Create, // cublasCreate(&h)
@@ -69,4 +72,19 @@ void mergeHandleFacts(std::map<std::string, HandleFacts> &program,
 /// its creation's finding with each unbound use as related locations.
 std::vector<Finding> resolveHandles(const std::map<std::string, HandleFacts> &program);
 
-} // namespace streamlint::reach
+/// One TU's handles, as the part carries them.
+struct LibraryHandleFacts : PartFacts {
+  std::vector<HandleFacts> handles;
+  nlohmann::json toJson() const override;
+  PartFactsPtr withoutFixes() const override;
+};
+
+/// The part: every TU's handles merged (mergeHandleFacts), then
+/// resolveHandles.
+WholeProgramPart libraryDefaultStreamPart();
+
+/// The JSON form of a TU's handles, and back (throws on malformed input).
+nlohmann::json handleFactsJson(const std::vector<HandleFacts> &handles);
+std::vector<HandleFacts> handleFactsFrom(const nlohmann::json &j);
+
+} // namespace streamlint
