@@ -216,10 +216,8 @@ bool addEdits(TranslationUnitContext &context, FixIt &fix,
 std::string movedDeclaration(TranslationUnitContext &context, const Shape &s, FixIt &fix) {
   if (!s.declText)
     return "";
-  std::optional<TextEdit> removal = editAt(context, s.declText->lineBegin, s.declText->lineEnd, "");
-  if (!removal)
+  if (!FixEdits(context, fix).add(s.declText->lineBegin, s.declText->lineEnd, ""))
     return "";
-  fix.edits.push_back(std::move(*removal));
   return s.declText->text + "\n" + s.indent;
 }
 

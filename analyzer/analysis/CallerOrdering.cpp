@@ -7,6 +7,7 @@
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
+#include "api/CudaApiTable.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -75,13 +76,12 @@ public:
       callees_.insert(ref);
     if (!callee)
       return true;
-    if (callee->getIdentifier()) {
-      llvm::StringRef name = callee->getName();
-      if (name.starts_with("cudaStreamCreate") || name.starts_with("cuStreamCreate")) {
-        noteCreation(*call, name);
+    if (callee->getIdentifier())
+      if (const api::ApiInfo *row = api::findApi(callee->getName());
+          row && row->lifecycle == api::StreamLifecycle::Creates) {
+        noteCreation(*call, *row);
         return true;
       }
-    }
     if (inSystemHeader(sm_, callee->getLocation()) || deviceOnly(*callee))
       return true;
     calls_.push_back({frames_.back(), call});
@@ -337,18 +337,21 @@ private:
     return source;
   }
 
-  void noteCreation(const clang::CallExpr &call, llvm::StringRef name) {
+  /// A stream creation (the API table's `Creates` rows): without a flags
+  /// argument the stream blocks on the legacy stream; with one, its
+  /// cudaStreamNonBlocking bit (1, CU_STREAM_NON_BLOCKING too) decides.
+  void noteCreation(const clang::CallExpr &call, const api::ApiInfo &row) {
     if (!call.getNumArgs())
       return;
     const clang::ValueDecl *stream = writtenStream(call.getArg(0));
     if (!stream)
       return;
     StreamSource source = unknown(stream->getNameAsString());
-    if (name == "cudaStreamCreate") {
+    if (row.flagsIndex < 0) {
       source.blocking = Blocking::Blocking;
-    } else if (call.getNumArgs() > 1) {
+    } else if (call.getNumArgs() > static_cast<unsigned>(row.flagsIndex)) {
       clang::Expr::EvalResult value;
-      if (call.getArg(1)->EvaluateAsInt(value, ast_))
+      if (call.getArg(row.flagsIndex)->EvaluateAsInt(value, ast_))
         source.blocking = (value.Val.getInt().getZExtValue() & 1) ? Blocking::NonBlocking
                                                                   : Blocking::Blocking;
     }

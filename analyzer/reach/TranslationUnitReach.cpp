@@ -3,6 +3,7 @@
 #include "analyzer/analysis/StreamResolution.h"
 
 #include "analyzer/reach/CudaApi.h"
+#include "api/CudaApiTable.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -50,8 +51,8 @@ TranslationUnitReach::uniqueStream(const clang::Stmt *loop,
       continue;
     if (site->userCall || !site->call)
       return nullptr;
-    if (site->name == "cudaGetLastError" || site->name == "cudaPeekAtLastError")
-      continue;
+    if (const api::ApiInfo *row = api::findApi(site->name); row && row->errorState)
+      continue; // reads the error state: no stream work
     std::optional<StreamArgumentSite> argument = streamArgumentOf(*site->call);
     const clang::ValueDecl *used =
         argument ? classifyStreamArgument(argument->argument, context_.ast()).variable
