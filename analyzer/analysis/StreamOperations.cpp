@@ -3,6 +3,7 @@
 // direction) come from the API table (api/CudaApiTable.h); stream arguments
 // from StreamResolution.
 #include "analyzer/analysis/StreamOperations.h"
+#include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "api/CudaApiTable.h"
 #include "api/LibraryApiTable.h"
@@ -43,12 +44,9 @@ bool copiesToHost(const clang::CallExpr &call, const api::ApiInfo &info) {
 
 /// The variable `expr` names, through `&v` and parentheses.
 const clang::Decl *variableOf(const clang::Expr *expr) {
+  expr = withoutAddressOf(expr);
   if (!expr)
     return nullptr;
-  expr = expr->IgnoreParenImpCasts();
-  if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(expr))
-    if (unary->getOpcode() == clang::UO_AddrOf)
-      expr = unary->getSubExpr()->IgnoreParenImpCasts();
   if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr))
     if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
       return var->getCanonicalDecl();

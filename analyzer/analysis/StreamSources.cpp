@@ -36,13 +36,20 @@ Blocking toBlocking(StreamBlocking blocking) {
 }
 
 /// The global or member stream `expr` names (through `&` and parentheses).
-const clang::ValueDecl *writtenStream(const clang::Expr *expr) {
+const clang::Expr *withoutAddressOf(const clang::Expr *expr) {
   if (!expr)
     return nullptr;
   expr = expr->IgnoreParenImpCasts();
   if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(expr))
     if (unary->getOpcode() == clang::UO_AddrOf)
       expr = unary->getSubExpr()->IgnoreParenImpCasts();
+  return expr;
+}
+
+const clang::ValueDecl *writtenStream(const clang::Expr *expr) {
+  expr = withoutAddressOf(expr);
+  if (!expr)
+    return nullptr;
   if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr))
     if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
       return var->hasGlobalStorage() && isStreamType(var->getType()) ? var : nullptr;

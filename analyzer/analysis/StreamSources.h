@@ -23,6 +23,9 @@ StreamBlocking fromBlocking(ordering::Blocking blocking);
 
 /// The global or member stream `expr` names (through `&` and parentheses).
 const clang::ValueDecl *writtenStream(const clang::Expr *expr);
+/// `expr` without parentheses, implicit casts and one leading `&`: the
+/// operand a stream out-parameter or a stream read names.
+const clang::Expr *withoutAddressOf(const clang::Expr *expr);
 
 /// Where a stream value at a call or write in `function` comes from.
 ordering::StreamSource sourceOf(const clang::Expr *value, const clang::FunctionDecl &function,
