@@ -2,7 +2,7 @@
 // The probe's per-call-site counters, named once: the site table keeps one
 // atomic per counter (CallSiteTable.h), the raw trace writes and reads them
 // as name=value pairs (RawTrace.cpp), and the evidence declarations read
-// them by name (analyzer/trace/Evidence.cpp). A new counter is a line in the
+// them by name (checks/CheckEvidence.cpp). A new counter is a line in the
 // enum and its name below, plus the handler that counts it
 // (ProbeHandlers.cpp); nothing in between names it. Plain C++, no CUPTI:
 // the injected probe, the launcher and the analyzer's merge include it.

@@ -1,7 +1,7 @@
 #pragma once
-// Run-time evidence, declared once per check: which call sites the probe's
-// counts apply to, which count says the site was reached and which says the
-// misuse happened (how `streamlint --trace` judges a finding confirmed,
+// Run-time evidence, declared once per check (checks/CheckEvidence.cpp):
+// which call sites the probe's counts apply to, which count says the site
+// was reached and which says the misuse happened (how `streamlint --trace` judges a finding confirmed,
 // refuted or not reached), and how the evidence reads in messages. The
 // launcher turns raw sites into observations with these declarations and the
 // merge describes them with the same ones. No LLVM: the launcher shares it.
@@ -46,16 +46,6 @@ struct EvidenceDeclaration {
   /// The message: {misuses} {calls} {bytes} {hostUs} {ran} are replaced.
   const char *summary = "{misuses} of {calls} calls misused";
 };
-
-/// Every check the probe observes, sorted by id (analyzer/trace/Evidence.cpp).
-const std::vector<EvidenceDeclaration> &evidenceDeclarations();
-/// The declaration for `checkId`; null when the probe does not observe it.
-const EvidenceDeclaration *evidenceFor(const std::string &checkId);
-/// The check whose observations judge `checkId`'s findings: its
-/// declaration's observedAs, else itself.
-std::string observationCheckFor(const std::string &checkId);
-/// Checks that have no run-time evidence, each stated explicitly.
-const std::vector<std::string> &checksWithoutEvidence();
 
 /// The observation `declaration` makes of one site; false when none.
 bool observe(const EvidenceDeclaration &declaration, const SiteCounts &counts,

@@ -1,7 +1,7 @@
 #include "analyzer/trace/TraceFormat.h"
 
 #include "analyzer/StoredJson.h"
-#include "analyzer/trace/Evidence.h"
+#include "checks/CheckEvidence.h"
 
 #include <nlohmann/json.hpp>
 

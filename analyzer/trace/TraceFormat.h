@@ -56,7 +56,7 @@ struct ProbeTrace {
   std::vector<TraceObservation> observations;
 };
 
-/// The ids of the checks the probe observes (analyzer/trace/Evidence.cpp).
+/// The ids of the checks the probe observes (checks/CheckEvidence.cpp).
 const std::vector<std::string> &probeCheckIds();
 
 /// Several traces of one program (MPI ranks run by separate launchers, the

@@ -1,7 +1,7 @@
 #include "analyzer/trace/TraceMerge.h"
 #include "analyzer/InputFile.h"
 
-#include "analyzer/trace/Evidence.h"
+#include "checks/CheckEvidence.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/STLExtras.h"

@@ -1,10 +1,10 @@
 #include "EvidenceBuilder.h"
 
-#include "analyzer/trace/Evidence.h"
+#include "checks/CheckEvidence.h"
 
 namespace streamlint::probe {
 // What each check makes of a site is its evidence declaration
-// (analyzer/trace/Evidence.cpp); nothing here is specific to one check.
+// (checks/CheckEvidence.cpp); nothing here is specific to one check.
 std::vector<TraceObservation> observationsFor(const RawSite &site,
                                               const SourceSite &where) {
   std::vector<TraceObservation> out;

@@ -1,9 +1,11 @@
 // Every registered check has what a check must have: its doc page,
-// its test input, and each declared option documented on its page with its
-// default (and --strict where it sets the option).
+// its test input, each declared option documented on its page with its
+// default (and --strict where it sets the option), and its run-time
+// evidence either declared (checks/CheckEvidence.cpp) or stated as none on
+// its page.
 #include "TestEnvironment.h"
 
-#include "analyzer/trace/Evidence.h"
+#include "checks/CheckEvidence.h"
 #include "checks/CheckRegistry.h"
 
 #include <gtest/gtest.h>
@@ -21,6 +23,16 @@ std::string projectFile(const std::string &relative) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+/// The page states that the probe gives no evidence for the check: its
+/// "## Run-time evidence" section begins with "None".
+bool pageStatesNoEvidence(const std::string &page) {
+  std::size_t at = page.find("\n## Run-time evidence\n");
+  if (at == std::string::npos)
+    return false;
+  at = page.find_first_not_of("\n", at + std::string("\n## Run-time evidence\n").size());
+  return at != std::string::npos && page.compare(at, 4, "None") == 0;
 }
 
 TEST(CheckConsistency, EveryCheckHasDocsTestdataAndDocumentedOptions) {
@@ -46,12 +58,11 @@ TEST(CheckConsistency, EveryCheckHasDocsTestdataAndDocumentedOptions) {
         EXPECT_NE(page.find("--strict"), std::string::npos)
             << key << ": the page does not say that --strict sets it";
     }
-    // Run-time evidence: declared, or explicitly none.
+    // Run-time evidence: declared, or stated as none on the page.
     bool declared = evidenceFor(id) != nullptr;
-    const std::vector<std::string> &none = checksWithoutEvidence();
-    bool explicitlyNone = std::find(none.begin(), none.end(), id) != none.end();
-    EXPECT_NE(declared, explicitlyNone)
-        << "declare its evidence in analyzer/trace/Evidence.cpp, or list it as having none";
+    EXPECT_NE(declared, pageStatesNoEvidence(page))
+        << "declare its evidence in checks/CheckEvidence.cpp, or begin the page's "
+           "'## Run-time evidence' section with 'None'";
   }
 }
 
@@ -60,8 +71,13 @@ TEST(CheckConsistency, EveryEvidenceDeclarationNamesACheck) {
   for (const EvidenceDeclaration &declaration : evidenceDeclarations())
     EXPECT_NE(std::find(ids.begin(), ids.end(), declaration.checkId), ids.end())
         << declaration.checkId;
-  for (const std::string &id : checksWithoutEvidence())
-    EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
+}
+
+TEST(CheckConsistency, NoEvidenceIsReadFromTheRunTimeEvidenceSection) {
+  EXPECT_TRUE(pageStatesNoEvidence("# x\n\n## Run-time evidence\n\nNone yet.\n"));
+  EXPECT_TRUE(pageStatesNoEvidence("# x\n## Run-time evidence\nNone.\n## Limitations\n"));
+  EXPECT_FALSE(pageStatesNoEvidence("# x\n## Run-time evidence\n\nThe probe counts.\n"));
+  EXPECT_FALSE(pageStatesNoEvidence("# x\n## Limitations\n\nNone.\n"));
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-#include "analyzer/trace/Evidence.h"
+#include "checks/CheckEvidence.h"
 #include "analyzer/trace/TraceMerge.h"
 
 #include "llvm/Support/FileSystem.h"
