@@ -42,7 +42,7 @@ void otherStream(float *d, cudaStream_t *streams, int nStreams, cudaStream_t sid
   part<<<1, 1, 0, side>>>(d, 0);
   for (int i = 0; i < nStreams; ++i)
     part<<<1, 1, 0, streams[i]>>>(d, i);
-  cudaDeviceSynchronize(); // not applied: the host would no longer wait for the kernel launch at line 43 (stream 'side')
+  cudaDeviceSynchronize(); // not applied: the host would no longer wait for the kernel launch at line 42 (stream 'side')
 }
 
 // The callers' work: nothing in the function waits for the device before
@@ -65,19 +65,30 @@ void boundChanges(float *d, cudaStream_t *streams, int nStreams) {
 }
 
 // A synchronous copy while the work pending is all on one created stream:
-// the Async copy on that stream, then a wait for it.
+// the Async copy on that stream, then a wait for it (inside the same macro).
 void copyBack(float *d, float *h, cudaStream_t s) {
+  cudaDeviceSynchronize();
   part<<<1, 1, 0, s>>>(d, 0);
   CHECK(cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost)); // applied
 }
 
-// Work on the legacy stream is pending as well as on s: the legacy copy
-// waited for both.
+// Legacy-stream work before the work on s: s is blocking (every caller
+// passes a stream made by cudaStreamCreate), so the launch on s waited for
+// it, and waiting for s waits for both.
 void copyAfterLegacy(float *d, float *h, cudaStream_t s) {
   cudaDeviceSynchronize();
   part<<<1, 1>>>(d, 1);
   part<<<1, 1, 0, s>>>(d, 0);
-  cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // not applied: the host would no longer wait for the kernel launch at line 78 (legacy default stream)
+  cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // applied
+}
+
+// Legacy-stream work after the work on s: nothing on s waits for it, and the
+// legacy copy did.
+void copyBeforeLegacy(float *d, float *h, cudaStream_t s) {
+  cudaDeviceSynchronize();
+  part<<<1, 1, 0, s>>>(d, 0);
+  part<<<1, 1>>>(d, 1);
+  cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // not applied: the host would no longer wait for the kernel launch at line 90 (legacy default stream)
 }
 
 int main() {
@@ -97,6 +108,7 @@ int main() {
     boundChanges(d, streams, 4);
     copyBack(d, h, s);
     copyAfterLegacy(d, h, s);
+    copyBeforeLegacy(d, h, s);
   }
   cudaDeviceSynchronize();
   for (int i = 0; i < 4; ++i)
