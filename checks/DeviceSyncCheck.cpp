@@ -158,7 +158,12 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
   OrderingVerdict ordering = narrowed->judge(OrderingAssumption{});
   std::string before = fix.description;
   applyOrderingVerdict(fix, ordering); // a narrowed wait needs no added waits
-  if (!ordering.keepsOrdering) {
+  // A stream parameter every caller passes the legacy stream for changes
+  // nothing (cdpAdvancedQuicksort's run_quicksort_cdp(..., NULL)): the
+  // whole program decides that too.
+  bool parameterTarget = llvm::isa<clang::ParmVarDecl>(narrowed->target) &&
+                         isStreamType(narrowed->target->getType());
+  if (!ordering.keepsOrdering || parameterTarget) {
     // Refused because of the callers' work (rule 7): the program's callers
     // may decide (analysis/OrderingSummary.h).
     if (std::optional<ordering::ConditionalFix> conditional = conditionalOrdering(

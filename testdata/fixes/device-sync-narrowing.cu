@@ -91,6 +91,14 @@ void copyBeforeLegacy(float *d, float *h, cudaStream_t s) {
   cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // not applied: the host would no longer wait for the kernel launch at line 90 (legacy default stream)
 }
 
+// Every caller passes the legacy stream for s: the copy would stay on it, so
+// the rewrite would change nothing (cdpAdvancedQuicksort's shape).
+void copyLegacyCaller(float *d, float *h, cudaStream_t s) {
+  cudaDeviceSynchronize();
+  part<<<1, 1, 0, s>>>(d, 0);
+  cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // not applied: every caller of 'copyLegacyCaller' passes the legacy stream (0) for 's'
+}
+
 int main() {
   float *d, h[8];
   cudaMalloc(&d, sizeof h);
@@ -109,6 +117,7 @@ int main() {
     copyBack(d, h, s);
     copyAfterLegacy(d, h, s);
     copyBeforeLegacy(d, h, s);
+    copyLegacyCaller(d, h, 0);
   }
   cudaDeviceSynchronize();
   for (int i = 0; i < 4; ++i)
