@@ -385,7 +385,7 @@ std::optional<NarrowedWaitFix> asyncCopyFix(const clang::CallExpr &copy,
   NarrowedWaitFix narrowed;
   narrowed.target = &stream;
   narrowed.fix.description = "copy with " + std::string(form->second) + " on '" + name +
-                             "', the stream all pending work is on, then wait for '" + name +
+                             "', the one stream this function uses, then wait for '" + name +
                              "' only (cudaStreamSynchronize)";
   FixEdits edits(context, narrowed.fix);
   if (!edits.add(held->range, withCall(*held, asyncCall) + separator +
