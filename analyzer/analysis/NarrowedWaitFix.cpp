@@ -116,6 +116,22 @@ void referencesTo(const clang::Stmt *stmt, const clang::Decl *variable,
     referencesTo(child, variable, found);
 }
 
+/// Whether a lambda in `stmt` captures `variable` by reference (a call of
+/// it could write the variable anywhere).
+bool capturedByReference(const clang::Stmt *stmt, const clang::Decl *variable) {
+  if (!stmt)
+    return false;
+  if (const auto *lambda = llvm::dyn_cast<clang::LambdaExpr>(stmt))
+    for (const clang::LambdaCapture &capture : lambda->captures())
+      if (capture.capturesVariable() && capture.getCaptureKind() == clang::LCK_ByRef &&
+          capture.getCapturedVar()->getCanonicalDecl() == variable)
+        return true;
+  for (const clang::Stmt *child : stmt->children())
+    if (capturedByReference(child, variable))
+      return true;
+  return false;
+}
+
 const clang::Stmt *parentOf(const clang::Stmt &stmt, clang::ASTContext &ast) {
   auto parents = ast.getParents(stmt);
   return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
@@ -135,6 +151,8 @@ bool stableFrom(const clang::VarDecl &variable, const clang::FunctionDecl &funct
       variable.getType()->isReferenceType() || variable.getType().isVolatileQualified())
     return false;
   const clang::SourceManager &sm = ast.getSourceManager();
+  if (capturedByReference(function.getBody(), variable.getCanonicalDecl()))
+    return false;
   std::vector<const clang::DeclRefExpr *> refs;
   referencesTo(function.getBody(), variable.getCanonicalDecl(), refs);
   for (const clang::DeclRefExpr *ref : refs) {
@@ -225,7 +243,8 @@ std::pair<const clang::VarDecl *, const clang::VarDecl *> subscriptStream(const 
 /// destroyed there.
 bool arrayUntouched(const clang::VarDecl &array, const clang::FunctionDecl &function,
                     clang::SourceLocation from, clang::SourceLocation to, clang::ASTContext &ast) {
-  if (!(array.hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(array)))
+  if (!(array.hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(array)) ||
+      capturedByReference(function.getBody(), array.getCanonicalDecl()))
     return false;
   const clang::SourceManager &sm = ast.getSourceManager();
   auto within = [&](clang::SourceLocation at) {
