@@ -1,6 +1,8 @@
 #include "checks/DeviceSyncCheck.h"
 #include "analyzer/analysis/CallerOrdering.h"
+#include "analyzer/analysis/NarrowedWaitFix.h"
 #include "analyzer/analysis/OrderingSafety.h"
+#include "analyzer/analysis/StreamResolution.h"
 
 #include "analyzer/reach/CudaApi.h"
 #include "analyzer/reach/ReachResolution.h"
@@ -93,7 +95,7 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
             "; " + advice,
         site.expr);
     finding.related.push_back({loop.location, loop.kind + " loop"});
-    if (std::optional<FixIt> fix = streamSyncFix(site, finding))
+    if (std::optional<FixIt> fix = narrowingFix(site, finding))
       finding.fixes.push_back(std::move(*fix));
     return;
   }
@@ -107,6 +109,9 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
   std::optional<Finding> finding = reach_->pendingFinding(id(), site, what + ", ");
   if (!finding)
     return;
+  // Its fix holds if a loop reaches it (a note drops it).
+  if (std::optional<FixIt> fix = narrowingFix(site, *finding))
+    finding->fixes.push_back(std::move(*fix));
   reach::PendingSite pending;
   pending.finding = std::move(*finding);
   pending.messageTail = std::string("; ") + advice; // after where it runs
@@ -118,16 +123,59 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
   reach_->defer(std::move(pending));
 }
 
+/// A fix for the wait at `site`: cudaDeviceSynchronize() -> the one stream
+/// the loop uses, or a loop over the array of streams the pending work is
+/// on; a synchronous copy -> its Async form on the one stream in use, then a
+/// wait for that stream. Judged for ordering (docs/fixes.md, rules 7-9).
+std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
+                                                   const Finding &finding) const {
+  const api::ApiInfo *info = api::findApi(api::baseName(site.name));
+  // The runtime's own calls; the fixes write runtime calls.
+  if (!site.call || !info || info->family != api::Family::Runtime)
+    return std::nullopt;
+  bool ptds = context().info().perThreadDefaultStream;
+  const clang::FunctionDecl *function = context().enclosingFunction(*site.call);
+  if (!function)
+    return std::nullopt;
+  std::optional<NarrowedWaitFix> narrowed;
+  std::string why;
+  if (info->sync == api::SyncKind::DefaultStream) {
+    std::optional<StreamInScope> stream =
+        uniqueStreamInScope(*function, *site.call, context().ast());
+    if (stream && stream->variable)
+      narrowed = asyncCopyFix(*site.call, *stream->variable, context(), ptds);
+  } else if (info->sync == api::SyncKind::Device) {
+    if (!site.loops.empty())
+      narrowed = loopStreamFix(site);
+    if (!narrowed)
+      narrowed = streamArrayWaitFix(*site.call, context(), ptds, why);
+  }
+  if (!narrowed)
+    return std::nullopt;
+  FixIt fix = std::move(narrowed->fix);
+  // Applied only if no work the host then waits for is on another stream
+  // (docs/fixes.md).
+  OrderingVerdict ordering = narrowed->judge(OrderingAssumption{});
+  std::string before = fix.description;
+  applyOrderingVerdict(fix, ordering); // a narrowed wait needs no added waits
+  // A stream parameter every caller passes the legacy stream for changes
+  // nothing (cdpAdvancedQuicksort's run_quicksort_cdp(..., NULL)): the
+  // whole program decides that too.
+  bool parameterTarget = llvm::isa<clang::ParmVarDecl>(narrowed->target) &&
+                         isStreamType(narrowed->target->getType());
+  if (!ordering.keepsOrdering || parameterTarget) {
+    // Refused because of the callers' work (rule 7): the program's callers
+    // may decide (analysis/OrderingSummary.h).
+    if (std::optional<ordering::ConditionalFix> conditional = conditionalOrdering(
+            *function, *narrowed->target, /*narrow=*/true, narrowed->judge))
+      recordConditionalFix(std::move(*conditional), finding, fix, std::move(before), context());
+  }
+  return fix;
+}
+
 /// cudaDeviceSynchronize() -> cudaStreamSynchronize(s) when every CUDA call in
 /// the loop uses stream `s`: the loop only needs `s` drained.
-std::optional<FixIt> DeviceSyncCheck::streamSyncFix(const reach::CallSite &site,
-                                                    const Finding &finding) const {
-  llvm::StringRef name = api::baseName(site.name);
-  const api::ApiInfo *info = api::findApi(name);
-  // The runtime's device-wide syncs; the fix writes a runtime call.
-  if (!site.call || !info || info->family != api::Family::Runtime ||
-      info->sync != api::SyncKind::Device)
-    return std::nullopt;
+std::optional<NarrowedWaitFix> DeviceSyncCheck::loopStreamFix(const reach::CallSite &site) const {
   const clang::ValueDecl *stream = reach_->uniqueStream(site.loops.front(), site.expr);
   if (!stream)
     return std::nullopt;
@@ -136,27 +184,16 @@ std::optional<FixIt> DeviceSyncCheck::streamSyncFix(const reach::CallSite &site,
       "cudaStreamSynchronize(" + stream->getNameAsString() + ")");
   if (!edit)
     return std::nullopt;
-  FixIt fix;
-  fix.description = "synchronize only stream '" + stream->getNameAsString() +
-                    "', the only stream this loop uses";
-  fix.edits.push_back(std::move(*edit));
-  // Applied only if no work the host then waits for is on another stream
-  // (docs/fixes.md).
+  NarrowedWaitFix narrowed;
+  narrowed.target = stream;
+  narrowed.fix.description = "synchronize only stream '" + stream->getNameAsString() +
+                             "', the only stream this loop uses";
+  narrowed.fix.edits.push_back(std::move(*edit));
   bool ptds = context().info().perThreadDefaultStream;
-  OrderingVerdict ordering = checkNarrowedWait(*site.call, *stream, context(), ptds);
-  std::string before = fix.description;
-  applyOrderingVerdict(fix, ordering); // a narrowed wait needs no added waits
-  if (!ordering.keepsOrdering) {
-    // Refused because of the callers' work (rule 7): the program's callers
-    // may decide (analysis/OrderingSummary.h).
-    if (const clang::FunctionDecl *function = context().enclosingFunction(*site.call))
-      if (std::optional<ordering::ConditionalFix> conditional = conditionalOrdering(
-              *function, *stream, /*narrow=*/true, [&](const OrderingAssumption &assume) {
-                return checkNarrowedWait(*site.call, *stream, context(), ptds, assume);
-              }))
-        recordConditionalFix(std::move(*conditional), finding, fix, std::move(before), context());
-  }
-  return fix;
+  narrowed.judge = [call = site.call, stream, this, ptds](const OrderingAssumption &assume) {
+    return checkNarrowedWait(*call, *stream, context(), ptds, assume);
+  };
+  return narrowed;
 }
 
 } // namespace streamlint

@@ -3,6 +3,8 @@
 
 #include "checks/Check.h"
 
+#include "analyzer/analysis/NarrowedWaitFix.h"
+
 #include "analyzer/reach/TranslationUnitReach.h"
 
 #include <optional>
@@ -24,7 +26,8 @@ private:
   /// The CUDA API's own syncs, and calls of ExtraSyncFunctions.
   bool synchronizes(const reach::CallSite &site) const;
   void checkCall(const reach::CallSite &site);
-  std::optional<FixIt> streamSyncFix(const reach::CallSite &site, const Finding &finding) const;
+  std::optional<FixIt> narrowingFix(const reach::CallSite &site, const Finding &finding) const;
+  std::optional<NarrowedWaitFix> loopStreamFix(const reach::CallSite &site) const;
 
   const std::string extraSyncFunctions_;
   const llvm::StringSet<> extraSync_;

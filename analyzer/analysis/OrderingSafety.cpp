@@ -6,6 +6,7 @@
 // loop the walks also go round once more: the next iteration's earlier
 // operations come after this iteration's work.
 #include "analyzer/analysis/OrderingSafety.h"
+#include "analyzer/analysis/NarrowedWaitFix.h"
 #include "analyzer/analysis/InsertedWait.h"
 #include "analyzer/analysis/OrderingPreconditions.h"
 #include "analyzer/analysis/StreamOperations.h"
@@ -465,6 +466,26 @@ OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::Valu
   if (!at)
     return notFound();
   return OrderingWalker(ops, *at, target, Mode::Narrow, context, assume).run();
+}
+
+OrderingVerdict checkNarrowedWaitToStreams(const clang::CallExpr &sync, const clang::ValueDecl &array,
+                                           llvm::function_ref<bool(const StreamOperation &)> onArray,
+                                           TranslationUnitContext &context, bool perThreadBuild,
+                                           const OrderingAssumption &assume) {
+  const clang::FunctionDecl *function = context.enclosingFunction(sync);
+  if (!function)
+    return notFound();
+  FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
+  // The work the new wait covers: on the array's streams, as if on one.
+  for (StreamOperation &op : ops.operations)
+    if (op.effect == OperationEffect::Enqueue && onArray(op)) {
+      op.stream = {OrderingStream::Variable, array.getCanonicalDecl()};
+      op.blocking = StreamBlocking::Unknown;
+    }
+  std::optional<size_t> at = indexOf(ops, sync);
+  if (!at)
+    return notFound();
+  return OrderingWalker(ops, *at, array, Mode::Narrow, context, assume).run();
 }
 
 } // namespace streamlint

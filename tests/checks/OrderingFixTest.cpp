@@ -95,6 +95,7 @@ INSTANTIATE_TEST_SUITE_P(
     Testdata, OrderingFix,
     ::testing::Values(std::make_pair("default-stream-ordering.cu", "default-stream"),
                       std::make_pair("device-sync-ordering.cu", "device-sync"),
+                      std::make_pair("device-sync-narrowing.cu", "device-sync"),
                       std::make_pair("library-default-stream-ordering.cu",
                                      "library-default-stream"),
                       std::make_pair("alloc-in-loop-hoist.cu", "alloc-in-loop"),
