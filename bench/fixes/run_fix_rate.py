@@ -41,6 +41,14 @@ REASONS = [
     ("arrays / not a variable", r"not a local variable or parameter"),
     ("callee does not use its stream parameter", r"does not use the stream parameter"),
     ("ordering not analyzable", r"could not be analyzed"),
+    # alloc-in-loop
+    ("cudaFree is the loop's only wait", r"cudaFree waits for all device work every iteration"),
+    ("buffer read after a loop that may not run", r"is read after the loop"),
+    # pageable-memcpy-async: the host before the wait for a now asynchronous copy
+    ("host calls a function before the wait", r"the host calls '[^']*', which could read memory"),
+    ("host passes the buffer to a call before the wait", r"the host passes '[^']*' to"),
+    ("host touches device-written memory before the wait", r"the host reads or writes memory the device may write"),
+    ("a call the analysis cannot see before the wait", r"a call the analysis cannot see"),
 ]
 
 
