@@ -11,6 +11,7 @@ left as suggestions, and the reason each suggestion gives ("not applied by
   run_fix_rate.py --streamlint BIN --out DIR \
       --program NAME=DATABASE_JSON:DIRECTORY [--program ...]
   run_fix_rate.py ... --programs-file FILE   (lines NAME DATABASE_JSON DIRECTORY)
+  run_fix_rate.py ... --resume   (a program analyzed earlier into OUT is not analyzed again)
 
 Writes DIR/<name>/{compile_commands.json,report.json,dry-run.diff,stderr.txt},
 DIR/results.json (per program, per check) and prints the Markdown tables.
@@ -40,6 +41,14 @@ REASONS = [
     ("arrays / not a variable", r"not a local variable or parameter"),
     ("callee does not use its stream parameter", r"does not use the stream parameter"),
     ("ordering not analyzable", r"could not be analyzed"),
+    # alloc-in-loop
+    ("cudaFree is the loop's only wait", r"cudaFree waits for all device work every iteration"),
+    ("buffer read after a loop that may not run", r"is read after the loop"),
+    # pageable-memcpy-async: the host before the wait for a now asynchronous copy
+    ("host calls a function before the wait", r"the host calls '[^']*', which could read memory"),
+    ("host passes the buffer to a call before the wait", r"the host passes '[^']*' to"),
+    ("host touches device-written memory before the wait", r"the host reads or writes memory the device may write"),
+    ("a call the analysis cannot see before the wait", r"a call the analysis cannot see"),
 ]
 
 
@@ -51,7 +60,7 @@ def reason_of(description):
     return "other: " + text[:80]
 
 
-def run_program(streamlint, name, database, directory, out):
+def run_program(streamlint, name, database, directory, out, resume=False):
     entries = [e for e in json.load(open(database))
                if os.path.realpath(e["file"]).startswith(os.path.realpath(directory) + os.sep)]
     work = os.path.join(out, name)
@@ -61,12 +70,18 @@ def run_program(streamlint, name, database, directory, out):
     if not entries:
         return None
     report = os.path.join(work, "report.json")
-    with open(os.path.join(work, "dry-run.diff"), "w") as diff, \
-            open(os.path.join(work, "stderr.txt"), "w") as err:
-        status = subprocess.call([streamlint, "-p", work, "--no-cache", "-j", "2",
-                                  "--format", "json", "-o", report, "--fix-dry-run",
-                                  "--fix-root", os.path.realpath(directory)],
-                                 stdout=diff, stderr=err)
+    exit_file = os.path.join(work, "exit.txt")
+    if resume and os.path.exists(report) and os.path.exists(exit_file):
+        status = int(open(exit_file).read())
+    else:
+        with open(os.path.join(work, "dry-run.diff"), "w") as diff, \
+                open(os.path.join(work, "stderr.txt"), "w") as err:
+            status = subprocess.call([streamlint, "-p", work, "--no-cache", "-j", "2",
+                                      "--format", "json", "-o", report, "--fix-dry-run",
+                                      "--fix-root", os.path.realpath(directory)],
+                                     stdout=diff, stderr=err)
+        with open(exit_file, "w") as f:
+            f.write(str(status))
     findings = json.load(open(report)).get("findings", []) if os.path.exists(report) else []
     stderr = open(os.path.join(work, "stderr.txt")).read()
     would = re.search(r"would apply (\d+) fix", stderr)
@@ -122,6 +137,8 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--program", action="append", default=[])
     parser.add_argument("--programs-file")
+    parser.add_argument("--resume", action="store_true",
+                        help="reuse a program's report already in OUT (one that has its exit.txt)")
     args = parser.parse_args()
     programs = []
     for spec in args.program:
@@ -135,7 +152,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     results = []
     for name, database, directory in programs:
-        result = run_program(args.streamlint, name, database, directory, args.out)
+        result = run_program(args.streamlint, name, database, directory, args.out, args.resume)
         if result:
             results.append(result)
             ds = result["checks"].get("default-stream", {})

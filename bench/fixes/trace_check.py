@@ -32,11 +32,15 @@ def line_map(before, after):
 
 
 def analyze(streamlint, directory, database, trace, out):
+    if os.path.exists(out):
+        os.remove(out)
     subprocess.call([streamlint, "-p", database, "--no-cache", "--format", "json", "-o", out,
                      "--trace", trace] if os.path.exists(trace) else
                     [streamlint, "-p", database, "--no-cache", "--format", "json", "-o", out],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=directory)
-    return json.load(open(out)).get("findings", []) if os.path.exists(out) else []
+    if not os.path.exists(out):  # the analysis failed: no verdict, not "gone"
+        sys.exit(f"trace_check.py: streamlint wrote no report for {directory} ({trace})")
+    return json.load(open(out)).get("findings", [])
 
 
 def database_for(directory, template):
@@ -53,7 +57,7 @@ def database_for(directory, template):
 
 
 def main():
-    streamlint, src, runs, cases = sys.argv[1:5]
+    streamlint, src, runs, cases = (os.path.abspath(a) for a in sys.argv[1:5])
     print("| case | fixed findings (check@line) | before: status | after: left at those lines |")
     print("|---|---|---|---|")
     for line in open(cases):
