@@ -126,6 +126,7 @@ void PreambleActionFactory::attachPreamble(
   llvm::StringRef prefix = (*main)->getBuffer().take_front(bounds.Size);
   std::string key = index::keyOf({request_.parseKey, "preamble", prefix.str(),
                                   bounds.PreambleEndsAtStartOfLine ? "1" : "0"});
+  std::unique_lock<std::mutex> building = request_.store->lockKey(key);
   std::optional<index::LoadedPreamble> preamble = request_.store->lookup(key);
   PreambleUse::State state = PreambleUse::Reused;
   if (!preamble || preamble->manifest.prefixBytes != bounds.Size ||

@@ -20,7 +20,8 @@ namespace streamlint {
 struct PreambleRequest {
   index::PreambleStore *store = nullptr; // null: parsed without one
   /// What the parse depends on besides the prefix and the files it reads
-  /// (unitParseKey: tool, command, toolchain, in-memory files).
+  /// (sharedPreambleKey: tool, command without the main file, its directory,
+  /// toolchain, in-memory files).
   std::string parseKey;
 };
 

@@ -4,6 +4,8 @@
 #include "analyzer/driver/CudaUsageScan.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <cstdlib>
 // GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer).
@@ -111,10 +113,12 @@ ClangInvocation invocationFor(const PlannedUnit &unit, const Toolchain &toolchai
   return invocation;
 }
 
-std::string unitParseKey(const ClangInvocation &invocation, const Toolchain &toolchain) {
-  std::vector<std::string> parts = {index::toolIdentity(), invocation.directory,
-                                    invocation.file,
-                                    llvm::join(invocation.args, std::string(1, '\0'))};
+namespace {
+
+/// The parts of a parse key after the command: in-memory files, toolchain,
+/// default stream, include path variables.
+void addParseEnvironment(const ClangInvocation &invocation, const Toolchain &toolchain,
+                         std::vector<std::string> &parts) {
   for (const auto &[path, contents] : invocation.virtualFiles) {
     parts.push_back(path);
     parts.push_back(index::sha256Hex(contents));
@@ -126,6 +130,41 @@ std::string unitParseKey(const ClangInvocation &invocation, const Toolchain &too
   parts.push_back(llvm::join(toolchain.problems, "\n"));
   parts.push_back(invocation.perThreadDefaultStream ? "ptds" : "legacy");
   parts.push_back(includePathEnvironment());
+}
+
+} // namespace
+
+std::string unitParseKey(const ClangInvocation &invocation, const Toolchain &toolchain) {
+  std::vector<std::string> parts = {index::toolIdentity(), invocation.directory,
+                                    invocation.file,
+                                    llvm::join(invocation.args, std::string(1, '\0'))};
+  addParseEnvironment(invocation, toolchain, parts);
+  return index::keyOf(parts);
+}
+
+std::string sharedPreambleKey(const ClangInvocation &invocation, const Toolchain &toolchain) {
+  // The command without its main file (the last argument, the only one
+  // naming it: translation drops -o and the dependency-file flags), and the
+  // main file's directory instead of its name: a quoted #include in the
+  // prefix is looked up there first, so only TUs of one directory share.
+  std::vector<std::string> command = invocation.args;
+  if (!command.empty() && command.back() == invocation.file)
+    command.pop_back();
+  else
+    command.push_back("\n" + invocation.file); // not the usual shape: not shared
+  llvm::SmallString<256> mainFile(invocation.file);
+  if (!llvm::sys::path::is_absolute(mainFile)) {
+    mainFile = invocation.directory;
+    llvm::sys::path::append(mainFile, invocation.file);
+  }
+  llvm::sys::path::remove_dots(mainFile, /*remove_dot_dot=*/true);
+  std::vector<std::string> parts = {index::toolIdentity(), "shared preamble",
+                                    invocation.directory,
+                                    std::string(llvm::sys::path::parent_path(mainFile)),
+                                    // the language may follow from it
+                                    std::string(llvm::sys::path::extension(mainFile)),
+                                    llvm::join(command, std::string(1, '\0'))};
+  addParseEnvironment(invocation, toolchain, parts);
   return index::keyOf(parts);
 }
 
@@ -174,7 +213,7 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
     PreambleRequest preamble;
     if (preambles) {
       preamble.store = preambles;
-      preamble.parseKey = unitParseKey(invocation, toolchain);
+      preamble.parseKey = sharedPreambleKey(invocation, toolchain);
     }
     PreambleUse used;
     result.outcome = analyzeTranslationUnit(invocation, registry,

@@ -45,6 +45,12 @@ AnalysisResult resultOfWholeDatabase(const AnalysisPlan &plan,
 /// translated command, toolchain, in-memory files, include path variables.
 std::string unitParseKey(const ClangInvocation &invocation, const Toolchain &toolchain);
 
+/// What a preamble of a TU depends on besides its prefix and the files the
+/// prefix reads: the parse key with the main file's directory in place of
+/// its name, so TUs of one directory whose commands differ only in the file
+/// share their prefix's preamble (docs/index.md, "Preambles").
+std::string sharedPreambleKey(const ClangInvocation &invocation, const Toolchain &toolchain);
+
 /// The index key of a TU: its parse key and the checks and options it
 /// runs with.
 std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchain,

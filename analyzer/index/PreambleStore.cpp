@@ -12,6 +12,10 @@
 #include <algorithm>
 #include <map>
 
+#include <cerrno>
+#include <chrono>
+
+#include <signal.h>
 #include <utime.h>
 
 namespace streamlint::index {
@@ -86,11 +90,48 @@ void PreambleStore::remove(const std::string &key) {
   llvm::sys::fs::remove(pathOf(key, ".pch"));
 }
 
+void PreambleStore::removeStaleScratch() {
+  std::error_code code;
+  auto now = std::chrono::system_clock::now();
+  for (llvm::sys::fs::directory_iterator it(directory_, code), end; it != end && !code;
+       it.increment(code)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    size_t marker = name.find(".pch.tmp-");
+    if (marker == llvm::StringRef::npos)
+      continue;
+    // <key>.pch.tmp-<pid>-<n>: left by a run that crashed or was killed
+    // while writing it when that process is gone (on this machine), or a
+    // day old whatever wrote it (a cache restored from another machine).
+    llvm::StringRef pidText = name.drop_front(marker + 9).split('-').first;
+    int pid = 0;
+    bool writerGone = !pidText.getAsInteger(10, pid) && pid > 0 &&
+                      ::kill(pid, 0) != 0 && errno == ESRCH;
+    llvm::sys::fs::file_status status;
+    bool old = !llvm::sys::fs::status(it->path(), status) &&
+               now - status.getLastModificationTime() > std::chrono::hours(24);
+    if (writerGone || old)
+      llvm::sys::fs::remove(it->path());
+  }
+}
+
 std::string PreambleStore::scratchPath(const std::string &key) {
   llvm::sys::fs::create_directories(directory_);
+  std::call_once(scratchCleaned_, [this] { removeStaleScratch(); });
   return pathOf(key, (".pch.tmp-" + std::to_string(llvm::sys::Process::getProcessId()) +
                       "-" + std::to_string(scratchCounter_++))
                          .c_str());
+}
+
+std::unique_lock<std::mutex> PreambleStore::lockKey(const std::string &key) {
+  std::mutex *keyMutex;
+  {
+    std::lock_guard<std::mutex> guard(keyLocksMutex_);
+    std::unique_ptr<std::mutex> &slot = keyLocks_[key];
+    if (!slot)
+      slot = std::make_unique<std::mutex>();
+    keyMutex = slot.get();
+  }
+  return std::unique_lock<std::mutex>(*keyMutex);
 }
 
 std::optional<LoadedPreamble> PreambleStore::lookup(const std::string &key) {

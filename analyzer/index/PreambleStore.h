@@ -16,7 +16,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +61,11 @@ public:
   std::optional<LoadedPreamble> store(const std::string &key, const std::string &scratch,
                                       const PreambleManifest &manifest);
 
+  /// Held while a TU looks up, builds and stores the preamble of `key`:
+  /// TUs of one run that share a prefix build it once (the others wait and
+  /// reuse it).
+  std::unique_lock<std::mutex> lockKey(const std::string &key);
+
   unsigned reused() const { return reused_; }
   unsigned built() const { return built_; }
 
@@ -66,6 +73,10 @@ private:
   std::string pathOf(const std::string &key, const char *extension) const;
   void remove(const std::string &key);
   void evictBeyondLimit(const std::string &keep);
+  /// Removes scratch PCHs (`*.pch.tmp-<pid>-<n>`) whose writer is gone or
+  /// that are a day old: what a crashed or killed run left. Once per run,
+  /// before the first preamble is built.
+  void removeStaleScratch();
 
   ProjectIndex &index_;
   uint64_t limitBytes_;
@@ -73,6 +84,9 @@ private:
   std::atomic<unsigned> reused_{0};
   std::atomic<unsigned> built_{0};
   std::atomic<unsigned> scratchCounter_{0};
+  std::once_flag scratchCleaned_;
+  std::mutex keyLocksMutex_;
+  std::map<std::string, std::unique_ptr<std::mutex>> keyLocks_;
 };
 
 /// The manifest as text (the part that is sealed) and back; false with

@@ -7,7 +7,11 @@
 # a header of the prefix edited, a macro defined before an include, a flag
 # changed, an include added to the prefix (each rebuilt), two TUs with the
 # same prefix and different -D, a damaged PCH and a damaged manifest
-# (rebuilt, with a note), --no-preambles, and the size limit.
+# (rebuilt, with a note), --no-preambles, and the size limit. TUs of one
+# directory whose prefix and command (but for the file) agree share one
+# preamble: a.cu and b.cu here; a macro of a shared prefix expanded in each
+# body, and a quoted include of the same text in another directory (another
+# header, so not shared); scratch PCHs left by a killed run are removed.
 . "$(dirname "$0")/lib.sh"
 STUB="$SRC/testdata/stub"
 FLAGS="-x cuda -std=c++17 --cuda-host-only -nocudainc -nocudalib -isystem $STUB"
@@ -81,8 +85,9 @@ findings_in() { python3 -c 'import json,sys; print(sum(1 for f in json.load(open
 
 database
 run cold
-expect_preambles cold 0 3
-ls "$INDEX"/preambles/*.pch >/dev/null 2>&1 || fail "cold: no preamble stored in $INDEX/preambles"
+# a.cu and b.cu have the same prefix and command: one preamble for both.
+expect_preambles cold 1 2
+[ "$(ls "$INDEX"/preambles/*.pch | wc -l)" -eq 2 ] || fail "cold: expected 2 preambles for 3 TUs (a.cu and b.cu share one): $(ls "$INDEX"/preambles)"
 [ "$(findings_in a.cu)" -gt 0 ] || fail "cold: no finding in a.cu"
 [ "$(findings_in lib.cuh)" -gt 0 ] || fail "cold: no finding in lib.cuh"
 
@@ -99,7 +104,7 @@ grep -qF "2 TU result(s) from the index; 1 parsed" "$WORK/err" || fail "body_edi
 sed -i 's/libKernel<<<1, 1>>>(p);/libKernel<<<1, 1>>>(p);\n  libKernel<<<4, 1>>>(p);/' "$P/lib.cuh"
 sed -i 's/^inline void libLaunch(float \*p) { \(.*\)$/inline void libLaunch(float *p) {\n  \1/' "$P/lib.cuh"
 run header_edit
-expect_preambles header_edit 0 3
+expect_preambles header_edit 1 2
 
 # A macro defined before an include: a.cu's prefix changes (and lib.cuh
 # declares extraLaunch for it).
@@ -110,8 +115,9 @@ sed -i '1d' "$P/a.cu"
 run macro_removed
 expect_preambles macro_removed 1 0
 
-# A flag changed: a.cu's command gains -DEXTRA.
-database -DEXTRA
+# A flag changed: a.cu's command gains -DEXTRA -DFLAG_CHANGED (with -DEXTRA
+# alone it would share c.cu's preamble: the same prefix and command).
+database "-DEXTRA -DFLAG_CHANGED"
 run flag_changed
 expect_preambles flag_changed 0 1
 database
@@ -165,5 +171,64 @@ run limited --preamble-cache-size=1
 used=$(du -sk "$INDEX/preambles" | cut -f1)
 biggest=$(ls -s "$INDEX"/preambles/*.pch | sort -n | tail -1 | awk '{print $1}')
 [ "$used" -le $((1024 + biggest + 8)) ] || fail "limited: $used KiB of preambles kept"
+
+# Shared prefixes with a macro expanded in each body, and the same quoted
+# include text in another directory naming another header.
+P=$WORK/shared
+INDEX=$WORK/shared-index
+mkdir -p "$P/sub"
+for name in x y; do
+  cat >"$P/$name.cu" <<CU
+#include <cuda_runtime.h>
+#include "lib.cuh"
+#define LAUNCH(k, p) k<<<1, 1>>>(p)
+
+__global__ void fill_$name(float *p) { p[0] = 1; }
+
+void launch_$name(float *p) {
+  LAUNCH(fill_$name, p);
+  libLaunch(p);
+}
+CU
+done
+sed 's/_x/_z/g' "$P/x.cu" >"$P/sub/z.cu"
+cat >"$P/lib.cuh" <<'CU'
+#pragma once
+#include <cuda_runtime.h>
+__global__ void libKernel(float *p);
+inline void libLaunch(float *p) { libKernel<<<1, 1>>>(p); }
+CU
+cat >"$P/sub/lib.cuh" <<'CU'
+#pragma once
+#include <cuda_runtime.h>
+__global__ void libKernel(float *p);
+inline void libLaunch(float *p) { cudaDeviceSynchronize(); }
+CU
+python3 - "$P" "$FLAGS" >"$P/compile_commands.json" <<'PY'
+import json, sys
+p, flags = sys.argv[1:]
+print(json.dumps([{"directory": p, "file": f"{p}/{n}.cu", "command": f"clang++ {flags} -c {p}/{n}.cu"}
+                  for n in ("x", "y", "sub/z")]))
+PY
+# Scratch PCHs: one of a process that is gone, one a day old, one being
+# written by a live process (this shell), fresh: only the last is kept.
+mkdir -p "$INDEX/preambles"
+K=$(printf '%064d' 0)
+touch "$INDEX/preambles/$K.pch.tmp-999999999-0" "$INDEX/preambles/$K.pch.tmp-$$-1" \
+      "$INDEX/preambles/$K.pch.tmp-$$-2"
+touch -d '2 days ago' "$INDEX/preambles/$K.pch.tmp-$$-1"
+run shared_macro
+expect_preambles shared_macro 1 2
+[ "$(findings_in sub/lib.cuh)" -gt 0 ] || fail "shared_macro: sub/z.cu did not read its own lib.cuh"
+for name in x.cu y.cu sub/z.cu; do
+  [ "$(findings_in "shared/$name")" -gt 0 ] || fail "shared_macro: no finding in $name"
+done
+[ -e "$INDEX/preambles/$K.pch.tmp-999999999-0" ] && fail "a dead run's scratch PCH was kept"
+[ -e "$INDEX/preambles/$K.pch.tmp-$$-1" ] && fail "a day-old scratch PCH was kept"
+[ -e "$INDEX/preambles/$K.pch.tmp-$$-2" ] || fail "a live run's scratch PCH was removed"
+# A body edit of y.cu: parsed on the preamble x.cu built.
+echo "// edited" >>"$P/y.cu"
+run shared_body_edit
+expect_preambles shared_body_edit 1 0
 
 finish
