@@ -2,6 +2,7 @@
 // JSON forms of the values whole-program summaries carry (source points,
 // edits, pending findings), shared by every part of the summary's JSON.
 
+#include "analyzer/EditJson.h"
 #include "analyzer/Finding.h"
 #include "analyzer/reach/ReachSummary.h"
 
@@ -11,12 +12,12 @@
 
 namespace streamlint::reach {
 
-nlohmann::json pointJson(const SourcePoint &p);
-SourcePoint pointFrom(const nlohmann::json &j);
+using streamlint::pointFrom; // analyzer/EditJson.h
+using streamlint::pointJson;
 nlohmann::json pointsJson(const std::vector<SourcePoint> &points);
 std::vector<SourcePoint> pointsFrom(const nlohmann::json &j);
-nlohmann::json editJson(const TextEdit &e);
-TextEdit editFrom(const nlohmann::json &j);
+using streamlint::editFrom;
+using streamlint::editJson;
 /// A finding with its related locations, fixes and fingerprint (not its
 /// dynamic evidence): pending findings in summaries and parts, a TU's
 /// findings in the project index.
