@@ -4,7 +4,7 @@
 
 #include "analyzer/Finding.h"
 #include "analyzer/WholeProgramPart.h"
-#include "analyzer/analysis/CheckOptions.h"
+#include "analyzer/config/CheckOptions.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -29,6 +29,15 @@ enum CheckNeed : unsigned {
   /// check that asks), then checkCallGraph(); deferred sites go to the
   /// whole-program pass.
   NeedsCallGraph = 1u << 1,
+};
+
+/// Sites of another check that a check reports instead of it, with its
+/// own words and fix: `from`'s sites of kind `sites` (the name `from`
+/// asks about, Check::sitesClaimed). The registry hands the sites back to
+/// `from` wherever the claiming check is disabled.
+struct SiteClaim {
+  std::string from;
+  std::string sites;
 };
 
 /// A check: declares what it needs, turns what it gets into findings.
@@ -59,6 +68,9 @@ public:
   static std::optional<WholeProgramPart> part() { return std::nullopt; }
   virtual PartFactsPtr takePartFacts() { return nullptr; }
 
+  /// The sites of other checks this check reports instead of them.
+  static std::vector<SiteClaim> claims() { return {}; }
+
   void run(const clang::ast_matchers::MatchFinder::MatchResult &result) final {
     check(result);
   }
@@ -72,6 +84,10 @@ protected:
                   std::string message, const clang::Stmt *stmt = nullptr) {
     return context_.report(id_, severity, range, std::move(message), stmt);
   }
+
+  /// Whether an enabled check claims this check's sites of kind `sites`
+  /// (SiteClaim): then that check reports them.
+  bool sitesClaimed(llvm::StringRef sites) const { return context_.sitesClaimed(id_, sites); }
 
   /// A declared option's value: configured, else its declared default.
   std::string option(llvm::StringRef name) const {

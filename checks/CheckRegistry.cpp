@@ -74,4 +74,14 @@ CheckSelection::unmatched(const CheckRegistry &registry) const {
   return result;
 }
 
+std::set<std::pair<std::string, std::string>> claimedSites(const CheckRegistry &registry,
+                                                            const CheckSelection &selection) {
+  std::set<std::pair<std::string, std::string>> claimed;
+  for (const CheckDescriptor &check : registry.checks())
+    if (selection.enabled(check.rule.id))
+      for (const SiteClaim &claim : check.claims)
+        claimed.insert({claim.from, claim.sites});
+  return claimed;
+}
+
 } // namespace streamlint

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct CheckDescriptor {
   std::vector<OptionSpec> options; ///< declared: name, type, default
   /// Its whole-program part, if it has one (keyed by rule.id).
   std::optional<WholeProgramPart> part;
+  /// Sites of other checks it reports instead of them.
+  std::vector<SiteClaim> claims;
   std::function<std::unique_ptr<Check>(TranslationUnitContext &)> create;
 };
 
@@ -24,10 +27,10 @@ struct CheckDescriptor {
 class CheckRegistry {
 public:
   /// Registers a check class with `static RuleInfo rule()`, `static
-  /// std::vector<OptionSpec> options()`, optionally `static part()`, and a
-  /// `(TranslationUnitContext &)` constructor.
+  /// std::vector<OptionSpec> options()`, optionally `static part()` and
+  /// `static claims()`, and a `(TranslationUnitContext &)` constructor.
   template <typename CheckType> void add() {
-    add({CheckType::rule(), CheckType::options(), CheckType::part(),
+    add({CheckType::rule(), CheckType::options(), CheckType::part(), CheckType::claims(),
          [](TranslationUnitContext &context) {
            return std::unique_ptr<Check>(new CheckType(context));
          }});
@@ -61,5 +64,10 @@ public:
 private:
   std::vector<std::pair<bool, std::string>> globs_; // (positive, pattern)
 };
+
+/// The sites claimed away from their checks under `selection`: (check id,
+/// site kind) for each claim of an enabled check (TranslationUnitInfo).
+std::set<std::pair<std::string, std::string>> claimedSites(const CheckRegistry &registry,
+                                                            const CheckSelection &selection);
 
 } // namespace streamlint

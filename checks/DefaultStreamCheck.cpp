@@ -82,10 +82,11 @@ DefaultStreamCheck::DefaultStreamCheck(TranslationUnitContext &context)
     : Check(rule().id, context, options()),
       noteUnderPerThread_(option("PerThreadDefaultStream") == "note"),
       perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
-      // library-default-stream claims a PyTorch extension's sites (with
-      // PyTorch's current stream as the fix); disabled, they stay here.
+      // Claimed by a check that fixes them with PyTorch's current stream
+      // (library-default-stream's claims()); wherever it is disabled the
+      // registry hands them back and they stay here.
       pyTorchSitesClaimed_(isPyTorchExtension(context.ast()) &&
-                           context.checkEnabled("library-default-stream")),
+                           sitesClaimed(PyTorchExtensionSites)),
       suggester_(context.ast()) {}
 
 RuleInfo DefaultStreamCheck::rule() {
@@ -169,8 +170,8 @@ void DefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
     checkLaunchConfig(*call, callee ? apiNameAsWritten(*callee) : "");
     return;
   }
-  // In a PyTorch extension library-default-stream reports these, with
-  // PyTorch's current stream as the fix, when it is enabled.
+  // In a PyTorch extension a claiming check (library-default-stream)
+  // reports these, with PyTorch's current stream as the fix.
   if (pyTorchSitesClaimed_)
     return;
   std::optional<StreamArgumentSite> site = streamArgumentOf(*call);

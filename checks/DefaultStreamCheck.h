@@ -22,6 +22,9 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder &finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override;
   static std::vector<OptionSpec> options();
+  /// Its sites another check may claim (SiteClaim): a PyTorch extension's
+  /// launches and stream-taking calls.
+  static constexpr const char *PyTorchExtensionSites = "pytorch-extension";
 
 private:
   /// What "default stream" means at one site, and whether to say anything.
@@ -58,8 +61,8 @@ private:
 
   const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
   const bool perThreadBuild_;       // compile command or macro says PTDS
-  /// A PyTorch extension with library-default-stream enabled: that check
-  /// owns its launches and stream-taking calls.
+  /// A PyTorch extension whose launches and stream-taking calls an enabled
+  /// check claims (PyTorchExtensionSites).
   const bool pyTorchSitesClaimed_;
   /// (expansion, spelling) of reported calls: instantiations repeat them.
   ReportOnce reported_;

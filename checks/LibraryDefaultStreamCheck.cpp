@@ -6,6 +6,7 @@
 #include "analyzer/analysis/PyTorchExtension.h"
 #include "analyzer/reach/TranslationUnitReach.h"
 #include "api/LibraryApiTable.h"
+#include "checks/DefaultStreamCheck.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -52,6 +53,10 @@ LibraryDefaultStreamCheck::LibraryDefaultStreamCheck(TranslationUnitContext &con
     : Check(rule().id, context),
       perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
       pyTorchExtension_(isPyTorchExtension(context.ast())), provenance_(context.ast()) {}
+
+std::vector<SiteClaim> LibraryDefaultStreamCheck::claims() {
+  return {{DefaultStreamCheck::rule().id, DefaultStreamCheck::PyTorchExtensionSites}};
+}
 
 RuleInfo LibraryDefaultStreamCheck::rule() {
   RuleInfo rule;

@@ -27,6 +27,10 @@ public:
   explicit LibraryDefaultStreamCheck(TranslationUnitContext &context);
   static RuleInfo rule();
   static std::vector<OptionSpec> options() { return {}; }
+  /// A PyTorch extension's launches and stream-taking calls are
+  /// default-stream's sites, reported here with PyTorch's current stream
+  /// as the fix; default-stream reports them where this check is disabled.
+  static std::vector<SiteClaim> claims();
   /// Handles are judged by the whole program: their facts (checkCallGraph)
   /// are the check's part's (LibraryDefaultStreamPart.h), which decides.
   unsigned needs() const override { return NeedsAstMatches | NeedsCallGraph; }

@@ -3,7 +3,6 @@
 // findings go.
 
 #include "analyzer/Finding.h"
-#include "analyzer/analysis/CheckOptions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
@@ -15,6 +14,10 @@
 #include <vector>
 
 namespace streamlint {
+
+/// The checks' options (analyzer/config/CheckOptions.h): carried for the
+/// check layer, never read by a shared analysis.
+class CheckOptions;
 
 /// The function (or lambda operator, or method) whose body holds `stmt`.
 const clang::FunctionDecl *enclosingFunctionOf(clang::ASTContext &ast,
@@ -29,10 +32,11 @@ struct TranslationUnitInfo {
   /// Built with --default-stream per-thread (or the macro): an omitted or 0
   /// stream is the per-thread stream, not the legacy barrier.
   bool perThreadDefaultStream = false;
-  /// The checks enabled for this TU (the registry's checks its selection
-  /// enables). A site one check claims from another returns to the other
-  /// when its owner is not among them.
-  std::set<std::string> enabledChecks;
+  /// Sites claimed away from their check for this TU: (check id, its site
+  /// kind) for each claim an enabled check declares (Check::claims(),
+  /// handed out by the registry). A disabled claimer's sites stay with
+  /// their check.
+  std::set<std::pair<std::string, std::string>> claimedSites;
 };
 
 /// The AST of one TU, its facts and options, and the findings reported on it.
@@ -45,8 +49,9 @@ public:
   const clang::SourceManager &sources() const { return ast_.getSourceManager(); }
   const TranslationUnitInfo &info() const { return info_; }
   const CheckOptions &options() const { return options_; }
-  bool checkEnabled(llvm::StringRef checkId) const {
-    return info_.enabledChecks.count(checkId.str()) != 0;
+  /// Whether an enabled check claims `checkId`'s sites of kind `sites`.
+  bool sitesClaimed(llvm::StringRef checkId, llvm::StringRef sites) const {
+    return info_.claimedSites.count({checkId.str(), sites.str()}) != 0;
   }
 
   /// The one finding builder: a finding at `range` (expansion locations),

@@ -1,7 +1,7 @@
 #pragma once
 // One .streamlint.yaml / .streamlint.json file, parsed and validated.
 
-#include "analyzer/analysis/CheckOptions.h"
+#include "analyzer/config/CheckOptions.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

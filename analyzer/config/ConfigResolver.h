@@ -2,7 +2,7 @@
 // Finding the config files that apply to an analyzed file (like .clang-tidy)
 // and combining them with the command line.
 
-#include "analyzer/analysis/CheckOptions.h"
+#include "analyzer/config/CheckOptions.h"
 #include "analyzer/config/ConfigFile.h"
 
 #include "llvm/Support/Regex.h"

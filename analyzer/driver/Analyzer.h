@@ -2,7 +2,7 @@
 // One analysis run: compile database in, sorted and deduplicated findings out.
 
 #include "analyzer/Finding.h"
-#include "analyzer/analysis/CheckOptions.h"
+#include "analyzer/config/CheckOptions.h"
 #include "analyzer/compiledb/CompileDatabase.h"
 #include "analyzer/config/ConfigResolver.h"
 #include "checks/CheckRegistry.h"

@@ -190,9 +190,7 @@ private:
     TranslationUnitInfo info;
     info.mainFile = run_.invocation.file;
     info.perThreadDefaultStream = run_.invocation.perThreadDefaultStream;
-    for (const CheckDescriptor &descriptor : run_.registry.checks())
-      if (run_.selection.enabled(descriptor.rule.id))
-        info.enabledChecks.insert(descriptor.rule.id);
+    info.claimedSites = claimedSites(run_.registry, run_.selection);
     TranslationUnitContext context(ast, info, run_.options);
     takeConditionalFixes(context); // none left by an earlier TU at this address
     reach::TranslationUnitReach reach(context);

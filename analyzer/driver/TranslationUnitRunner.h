@@ -2,7 +2,7 @@
 // Parsing one translation unit with clang and running the enabled checks on it.
 
 #include "analyzer/Finding.h"
-#include "analyzer/analysis/CheckOptions.h"
+#include "analyzer/config/CheckOptions.h"
 #include "analyzer/compiledb/CompileDatabase.h"
 #include "analyzer/driver/PreambleParse.h"
 #include "analyzer/index/IndexEntry.h"

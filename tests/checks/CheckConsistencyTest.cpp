@@ -73,6 +73,32 @@ TEST(CheckConsistency, EveryEvidenceDeclarationNamesACheck) {
         << declaration.checkId;
 }
 
+TEST(CheckConsistency, EveryClaimNamesAnotherRegisteredCheck) {
+  std::vector<std::string> ids = registeredCheckIds();
+  CheckRegistry registry;
+  registerAllChecks(registry);
+  for (const CheckDescriptor &check : registry.checks())
+    for (const SiteClaim &claim : check.claims) {
+      EXPECT_NE(claim.from, check.rule.id);
+      EXPECT_NE(std::find(ids.begin(), ids.end(), claim.from), ids.end()) << claim.from;
+      EXPECT_FALSE(claim.sites.empty()) << check.rule.id;
+    }
+}
+
+// A site claimed by one check goes to another only through the registry:
+// with its claimer disabled, the sites are handed back.
+TEST(CheckConsistency, ADisabledClaimerHandsItsSitesBack) {
+  CheckRegistry registry;
+  registerAllChecks(registry);
+  const std::pair<std::string, std::string> pyTorchSites = {"default-stream",
+                                                            "pytorch-extension"};
+  EXPECT_EQ(claimedSites(registry, CheckSelection("*")).count(pyTorchSites), 1u);
+  EXPECT_EQ(claimedSites(registry, CheckSelection("-*,library-default-stream")).count(pyTorchSites),
+            1u);
+  EXPECT_EQ(claimedSites(registry, CheckSelection("-*,default-stream")).count(pyTorchSites), 0u);
+  EXPECT_TRUE(claimedSites(registry, CheckSelection("*,-library-default-stream")).empty());
+}
+
 TEST(CheckConsistency, NoEvidenceIsReadFromTheRunTimeEvidenceSection) {
   EXPECT_TRUE(pageStatesNoEvidence("# x\n\n## Run-time evidence\n\nNone yet.\n"));
   EXPECT_TRUE(pageStatesNoEvidence("# x\n## Run-time evidence\nNone.\n## Limitations\n"));

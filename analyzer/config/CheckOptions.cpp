@@ -1,4 +1,4 @@
-#include "analyzer/analysis/CheckOptions.h"
+#include "analyzer/config/CheckOptions.h"
 
 #include "llvm/ADT/StringExtras.h"
 
