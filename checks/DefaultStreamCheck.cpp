@@ -325,11 +325,12 @@ std::optional<TextEdit> DefaultStreamCheck::streamEdit(const clang::CallExpr &ca
 
 std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &call,
                                                        const clang::FunctionDecl &function,
-                                                       const clang::VarDecl &target) {
+                                                       const clang::VarDecl *target) {
   clang::ASTContext &ast = context().ast();
   std::optional<SuggestedStream> inScope = suggester_.suggest(function, call);
-  if (!inScope || !inScope->usedByFunction || inScope->stream != &target)
+  if (target ? (!inScope || !inScope->usedByFunction || inScope->stream != target) : bool(inScope))
     return std::nullopt;
+  std::string spelling = target ? inScope->spelling : "cudaStreamPerThread";
   const clang::FunctionDecl *callee = call.getDirectCallee();
   bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
   const api::ApiInfo *info =
@@ -341,7 +342,7 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
     StreamClassification stream = classifyStreamArgument(site->argument, ast, &function);
     if (stream.kind == StreamKind::Legacy ||
         verdict(stream.kind, launch ? nullptr : callee) != Verdict::LegacyWarning ||
-        !streamEdit(call, *site, inScope->spelling))
+        !streamEdit(call, *site, spelling))
       return std::nullopt;
     return MovedCall{&call, nullptr};
   }
@@ -354,7 +355,7 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
     StreamClassification stream = classifyStreamArgument(fallback, ast);
     if (verdict(stream.kind, nullptr) != Verdict::LegacyWarning ||
         !streamUseOfParameter(*callee, i) ||
-        !streamEdit(call, StreamArgumentSite{fallback, i, false}, inScope->spelling))
+        !streamEdit(call, StreamArgumentSite{fallback, i, false}, spelling))
       return std::nullopt;
     return MovedCall{&call, fallback->getParam()};
   }
@@ -362,24 +363,68 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
 }
 
 const DefaultStreamCheck::GroupOrdering &
-DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang::VarDecl &target) {
-  auto key = std::make_pair(&function, &target);
+DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang::VarDecl *target) {
+  auto key = std::make_pair(&function, target);
   auto found = ordering_.find(key);
   if (found != ordering_.end())
     return found->second;
   GroupOrdering result;
   bool ptds = perThreadBuild_;
-  for (const StreamOperation &op : operationsOf(function, context().ast(), ptds).operations)
+  for (const StreamOperation &op : operationsOf(function, context().ast(), ptds).operations) {
+    // The per-thread default stream stands in for a stream only where the
+    // function issues nothing to a stream variable or an unknown stream.
+    bool onStream = (op.effect == OperationEffect::Enqueue ||
+                     op.effect == OperationEffect::HostWaitsStream) &&
+                    (op.stream.kind == OrderingStream::Variable ||
+                     op.stream.kind == OrderingStream::Unknown);
+    if (!target && onStream) {
+      result.group.clear();
+      break;
+    }
     if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
       if (std::optional<MovedCall> moved = movedCall(*call, function, target))
         result.group.push_back(*moved);
-  result.verdict = checkMoveToStream(result.group, target, context(), ptds);
+  }
+  if (!target) {
+    result.verdict = checkMoveToPerThreadStream(result.group, context());
+    // Always the whole program's to decide: one host thread, streams created.
+    if (!result.group.empty())
+      result.conditional = perThreadConditional(
+          function, /*narrow=*/false, [&](const OrderingAssumption &assume) {
+            return checkMoveToPerThreadStream(result.group, context(), assume);
+          });
+    return ordering_.emplace(key, std::move(result)).first->second;
+  }
+  result.verdict = checkMoveToStream(result.group, *target, context(), ptds);
   if (!result.verdict.keepsOrdering && !result.group.empty())
     result.conditional = conditionalOrdering(
-        function, target, /*narrow=*/false, [&](const OrderingAssumption &assume) {
-          return checkMoveToStream(result.group, target, context(), ptds, assume);
+        function, *target, /*narrow=*/false, [&](const OrderingAssumption &assume) {
+          return checkMoveToStream(result.group, *target, context(), ptds, assume);
         });
   return ordering_.emplace(key, std::move(result)).first->second;
+}
+
+void DefaultStreamCheck::perThreadFix(FixIt &fix, Finding &finding, const clang::CallExpr &call,
+                                      const clang::FunctionDecl &function) {
+  if (perThreadBuild_ || pyTorchSitesClaimed_)
+    return;
+  const GroupOrdering &ordering = orderingFor(function, nullptr);
+  if (llvm::none_of(ordering.group, [&](const MovedCall &m) { return m.call == &call; }))
+    return;
+  fix.description = "pass cudaStreamPerThread, the per-thread default stream: no stream "
+                    "variable is in use in '" + function.getNameAsString() + "'";
+  std::string before = fix.description;
+  if (!ordering.conditional) {
+    if (ordering.verdict.keepsOrdering)
+      fix.description += "; not applied by --fix: the program's host threads and streams "
+                         "could not be checked for this function";
+    else
+      applyOrderingVerdict(fix, ordering.verdict);
+    fix.applicable = false;
+    return;
+  }
+  fix.description += "; not applied by --fix: the whole program was not analyzed";
+  recordConditionalFix(*ordering.conditional, finding, fix, std::move(before), context());
 }
 
 void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
@@ -397,6 +442,8 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
     fix.description = "no single stream is in use here to pass instead: pass a "
                       "stream you create, or cudaStreamPerThread";
     fix.applicable = false;
+    if (function && kind != StreamKind::Legacy)
+      perThreadFix(fix, finding, call, *function);
   } else if (kind == StreamKind::Legacy) {
     // cudaStreamLegacy is spelled out: the barrier may be intended.
     fix.description = "pass '" + inScope->spelling + "', " + inScope->evidence +
@@ -417,7 +464,7 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
       fix.applicable = false;
     }
     if (fix.applicable) {
-      const GroupOrdering &ordering = orderingFor(*function, *variable);
+      const GroupOrdering &ordering = orderingFor(*function, variable);
       std::string before = fix.description;
       applyOrderingVerdict(fix, ordering.verdict);
       // Refused under rule 4 or an unknown target: the program's callers

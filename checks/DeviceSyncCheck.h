@@ -28,6 +28,7 @@ private:
   void checkCall(const reach::CallSite &site);
   std::optional<FixIt> narrowingFix(const reach::CallSite &site, const Finding &finding) const;
   std::optional<NarrowedWaitFix> loopStreamFix(const reach::CallSite &site) const;
+  bool usesNoStreamVariable(const clang::FunctionDecl &function, bool ptds) const;
 
   const std::string extraSyncFunctions_;
   const llvm::StringSet<> extraSync_;

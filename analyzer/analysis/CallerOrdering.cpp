@@ -15,6 +15,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <map>
@@ -79,9 +80,12 @@ public:
     if (callee->getIdentifier())
       if (const api::ApiInfo *row = api::findApi(callee->getName());
           row && row->lifecycle == api::StreamLifecycle::Creates) {
+        noteOnce(facts_.streamCreations, callee->getName().str(), call->getBeginLoc());
         noteCreation(*call, *row);
         return true;
       }
+    if (startsHostThread(*callee))
+      noteOnce(facts_.hostThreads, callee->getQualifiedNameAsString(), call->getBeginLoc());
     if (inSystemHeader(sm_, callee->getLocation()) || deviceOnly(*callee))
       return true;
     calls_.push_back({frames_.back(), call});
@@ -92,6 +96,18 @@ public:
         if (unary->getOpcode() == clang::UO_AddrOf)
           if (const clang::ValueDecl *stream = writtenStream(unary))
             write(*stream, unknown(stream->getNameAsString()));
+    return true;
+  }
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr *construct) {
+    const clang::CXXRecordDecl *record = construct->getConstructor()->getParent();
+    std::string name = record->getQualifiedNameAsString();
+    if ((name == "std::thread" || name == "std::jthread" || name == "boost::thread") &&
+        construct->getNumArgs() > 0 && !construct->getConstructor()->isCopyOrMoveConstructor())
+      noteOnce(facts_.hostThreads, name, construct->getBeginLoc());
+    return true;
+  }
+  bool VisitOMPExecutableDirective(clang::OMPExecutableDirective *directive) {
+    noteOnce(facts_.hostThreads, "an OpenMP directive", directive->getBeginLoc());
     return true;
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
@@ -340,6 +356,28 @@ private:
   /// A stream creation (the API table's `Creates` rows): without a flags
   /// argument the stream blocks on the legacy stream; with one, its
   /// cudaStreamNonBlocking bit (1, CU_STREAM_NON_BLOCKING too) decides.
+  /// pthread_create, thrd_create, std::async: a new host thread runs code.
+  static bool startsHostThread(const clang::FunctionDecl &callee) {
+    if (!callee.getIdentifier())
+      return false;
+    llvm::StringRef name = callee.getName();
+    if (name == "pthread_create" || name == "thrd_create" || name == "_beginthreadex" ||
+        name == "CreateThread")
+      return callee.getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+             callee.isExternC();
+    return name == "async" && callee.isInStdNamespace();
+  }
+
+  /// `what at file:line` in `list`, once per TU.
+  void noteOnce(std::vector<std::string> &list, std::string what, clang::SourceLocation at) {
+    if (noted_.count(&list))
+      return;
+    noted_.insert(&list);
+    SourcePoint point = context_.point(at);
+    list.push_back(what + " at " + llvm::sys::path::filename(point.file).str() + ":" +
+                   std::to_string(point.line));
+  }
+
   void noteCreation(const clang::CallExpr &call, const api::ApiInfo &row) {
     if (!call.getNumArgs())
       return;
@@ -368,6 +406,7 @@ private:
   const clang::SourceManager &sm_;
   OrderingFacts &facts_;
   bool libraryTarget_;
+  std::set<const std::vector<std::string> *> noted_; ///< lists noteOnce filled
   std::vector<const clang::FunctionDecl *> frames_;
   std::map<const clang::FunctionDecl *, size_t> functionIndex_; // into facts_.functions
   std::map<const clang::FunctionDecl *, Operations> operations_;

@@ -1,0 +1,39 @@
+// Functions with no stream variable: their legacy-stream work moves to
+// cudaStreamPerThread when every caller keeps every edge.
+#include <cuda_runtime.h>
+
+__global__ void twice(float *d) { d[0] *= 2.0f; }
+
+// Nothing is pending at its calls, and it ends with a copy to the host.
+void legacyStep(float *d, float *h, int n) {
+  cudaMemsetAsync(d, 0, n); // applied
+  twice<<<1, 64>>>(d); // applied
+  cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost); // applied
+}
+
+// Called right after work on `s` that nobody waited for: on the legacy
+// stream this launch waited for it.
+void afterStream(float *d) {
+  twice<<<1, 64>>>(d); // not applied: before it runs: its call at main.cu:23
+}
+
+// The caller's next launch on `s` relied on the legacy stream's order.
+void produce(float *d) {
+  twice<<<1, 64>>>(d); // not applied: returns to its callers with this work possibly still running
+}
+
+// Timing on the legacy stream with the host waiting for the end: nothing
+// of the callers' is pending (a device-wide wait comes first).
+void timedOnly(float *d) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start); // applied
+  twice<<<1, 64>>>(d); // applied
+  cudaEventRecord(stop); // applied
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+}
