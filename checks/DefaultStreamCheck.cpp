@@ -371,20 +371,25 @@ DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang
   GroupOrdering result;
   bool ptds = perThreadBuild_;
   for (const StreamOperation &op : operationsOf(function, context().ast(), ptds).operations) {
-    // The per-thread default stream stands in for a stream only where the
-    // function issues nothing to a stream variable or an unknown stream.
-    bool onStream = (op.effect == OperationEffect::Enqueue ||
-                     op.effect == OperationEffect::HostWaitsStream) &&
-                    (op.stream.kind == OrderingStream::Variable ||
-                     op.stream.kind == OrderingStream::Unknown);
-    if (!target && onStream) {
+    result.usesStreams = result.usesStreams ||
+                         ((op.effect == OperationEffect::Enqueue ||
+                           op.effect == OperationEffect::HostWaitsStream) &&
+                          (op.stream.kind == OrderingStream::Variable ||
+                           op.stream.kind == OrderingStream::Unknown));
+    const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node);
+    // Per-thread only where no legacy-stream call has a stream of its own
+    // to move to: two targets in one function are not judged together.
+    if (!target && call && op.effect == OperationEffect::Enqueue &&
+        op.stream.kind == OrderingStream::Legacy && suggester_.suggest(function, *call)) {
       result.group.clear();
-      break;
+      return ordering_.emplace(key, std::move(result)).first->second;
     }
-    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
+    if (call)
       if (std::optional<MovedCall> moved = movedCall(*call, function, target))
         result.group.push_back(*moved);
   }
+  if (!target && result.usesStreams)
+    choosePerThreadSubset(result, std::move(result.group));
   if (!target) {
     result.verdict = checkMoveToPerThreadStream(result.group, context());
     // Always the whole program's to decide: one host thread, streams created.
@@ -404,15 +409,46 @@ DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang
   return ordering_.emplace(key, std::move(result)).first->second;
 }
 
+void DefaultStreamCheck::choosePerThreadSubset(GroupOrdering &result,
+                                               std::vector<MovedCall> candidates) {
+  OrderingAssumption permissive;
+  permissive.pending = ordering::NothingPending;
+  permissive.next = ordering::NextWaits;
+  result.group.clear();
+  for (const MovedCall &candidate : candidates) {
+    std::vector<MovedCall> tried = result.group;
+    tried.push_back(candidate);
+    OrderingVerdict verdict = checkMoveToPerThreadStream(tried, context(), permissive);
+    if (verdict.keepsOrdering && verdict.waits.empty())
+      result.group = std::move(tried);
+    else
+      result.leftOut[candidate.call] =
+          verdict.keepsOrdering ? "moving it would need a wait for cudaStreamPerThread before " +
+                                      verdict.waitNote + " (not inserted where '" +
+                                      context().enclosingFunction(*candidate.call)->getNameAsString() +
+                                      "' also uses streams)"
+                                : verdict.brokenBy;
+  }
+}
+
 void DefaultStreamCheck::perThreadFix(FixIt &fix, Finding &finding, const clang::CallExpr &call,
                                       const clang::FunctionDecl &function) {
   if (perThreadBuild_ || pyTorchSitesClaimed_)
     return;
   const GroupOrdering &ordering = orderingFor(function, nullptr);
+  std::string name = "'" + function.getNameAsString() + "'";
+  if (auto left = ordering.leftOut.find(&call); left != ordering.leftOut.end()) {
+    fix.description = "pass cudaStreamPerThread, the per-thread default stream (no single "
+                      "stream is in use in " + name + "); not applied by --fix: " + left->second;
+    return;
+  }
   if (llvm::none_of(ordering.group, [&](const MovedCall &m) { return m.call == &call; }))
     return;
-  fix.description = "pass cudaStreamPerThread, the per-thread default stream: no stream "
-                    "variable is in use in '" + function.getNameAsString() + "'";
+  fix.description = ordering.usesStreams
+                        ? "pass cudaStreamPerThread, the per-thread default stream: no single "
+                          "stream is in use in " + name + ", and this work needs no other"
+                        : "pass cudaStreamPerThread, the per-thread default stream: no stream "
+                          "variable is in use in " + name;
   std::string before = fix.description;
   if (!ordering.conditional) {
     if (ordering.verdict.keepsOrdering)

@@ -58,7 +58,16 @@ private:
     OrderingVerdict verdict;
     /// When the callers of `function` (in the whole program) decide.
     std::optional<ordering::ConditionalFix> conditional;
+    /// Per-thread target in a function that also uses stream variables:
+    /// the calls left on the legacy stream, and why.
+    std::map<const clang::CallExpr *, std::string> leftOut;
+    bool usesStreams = false;
   };
+  /// The per-thread group of `function`, whose other work uses streams:
+  /// the calls, in source order, whose moves together keep every edge
+  /// without an inserted wait (assuming callers that leave nothing pending
+  /// and wait after the call; the whole program checks that later).
+  void choosePerThreadSubset(GroupOrdering &result, std::vector<MovedCall> candidates);
   const GroupOrdering &orderingFor(const clang::FunctionDecl &function,
                                    const clang::VarDecl *target);
   /// The fix that moves `call` to cudaStreamPerThread with the rest of its

@@ -262,6 +262,8 @@ private:
       case OperationEffect::HostWaitsStream:
         if (op.stream.same(target_) && always)
           return {};
+        if (waitsForEarlierRecord(op, index))
+          break; // cudaEventSynchronize of an event recorded before the work
         if (op.stream.kind == OrderingStream::Legacy) {
           if (blockingCovered && always)
             return {};
@@ -303,6 +305,17 @@ private:
       }
     }
     return {};
+  }
+
+  /// A wait for an event recorded before the work, in the same loops as
+  /// the work and the wait: it never waited for the work.
+  bool waitsForEarlierRecord(const StreamOperation &op, size_t index) const {
+    if (!op.recordedBy || index <= at_)
+      return false;
+    for (size_t i = 0; i < at_; ++i)
+      if (ops_[i].node == op.recordedBy)
+        return ops_[i].loops == ops_[at_].loops && op.loops == ops_[at_].loops;
+    return false;
   }
 
   /// `op` relied on the old ordering: insert a wait before it, or give up.

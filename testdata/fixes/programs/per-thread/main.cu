@@ -9,6 +9,7 @@ void legacyStep(float *d, float *h, int n);
 void afterStream(float *d);
 void produce(float *d);
 void timedOnly(float *d);
+void fanOut(float *d, cudaStream_t *streams, int n);
 
 void launchNoWait(float *d, cudaStream_t s) { bump<<<1, 1, 0, s>>>(d); }
 
@@ -27,6 +28,10 @@ int main() {
     cudaDeviceSynchronize();
     timedOnly(d);
   }
+  cudaStream_t fan[4];
+  for (int i = 0; i < 4; ++i)
+    cudaStreamCreate(&fan[i]);
+  fanOut(d, fan, 4);
   __builtin_printf("%g\n", h[0]);
   return 0;
 }
