@@ -370,20 +370,18 @@ DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang
     return found->second;
   GroupOrdering result;
   bool ptds = perThreadBuild_;
-  for (const StreamOperation &op : operationsOf(function, context().ast(), ptds).operations) {
+  FunctionOperations operations = operationsOf(function, context().ast(), ptds);
+  // Per-thread only where no legacy-stream call has a stream of its own to
+  // move to: two targets in one function are not judged together.
+  if (!target && !suggester_.perThreadIsTarget(function, operations))
+    return ordering_.emplace(key, std::move(result)).first->second;
+  for (const StreamOperation &op : operations.operations) {
     result.usesStreams = result.usesStreams ||
                          ((op.effect == OperationEffect::Enqueue ||
                            op.effect == OperationEffect::HostWaitsStream) &&
                           (op.stream.kind == OrderingStream::Variable ||
                            op.stream.kind == OrderingStream::Unknown));
     const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node);
-    // Per-thread only where no legacy-stream call has a stream of its own
-    // to move to: two targets in one function are not judged together.
-    if (!target && call && op.effect == OperationEffect::Enqueue &&
-        op.stream.kind == OrderingStream::Legacy && suggester_.suggest(function, *call)) {
-      result.group.clear();
-      return ordering_.emplace(key, std::move(result)).first->second;
-    }
     if (call)
       if (std::optional<MovedCall> moved = movedCall(*call, function, target))
         result.group.push_back(*moved);

@@ -2,6 +2,7 @@
 #include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/NarrowedWaitFix.h"
 #include "analyzer/analysis/OrderingSafety.h"
+#include "analyzer/analysis/ProgramStream.h"
 #include "analyzer/analysis/StreamOperations.h"
 #include "analyzer/analysis/StreamResolution.h"
 
@@ -31,7 +32,7 @@ RuleInfo DeviceSyncCheck::rule() {
 DeviceSyncCheck::DeviceSyncCheck(TranslationUnitContext &context)
     : Check(rule().id, context, options()),
       extraSyncFunctions_(option("ExtraSyncFunctions")),
-      extraSync_(reach::parseNameList(extraSyncFunctions_)) {}
+      extraSync_(reach::parseNameList(extraSyncFunctions_)), suggester_(context.ast()) {}
 
 std::vector<OptionSpec> DeviceSyncCheck::options() {
   return {{"ExtraSyncFunctions", OptionType::NameList, "", {}, "",
@@ -146,7 +147,8 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
         uniqueStreamInScope(*function, *site.call, context().ast());
     if (stream && stream->variable)
       narrowed = asyncCopyFix(*site.call, stream->variable, context(), ptds);
-    else if (!stream && usesNoStreamVariable(*function, ptds)) {
+    else if (!stream && suggester_.perThreadIsTarget(
+                            *function, operationsOf(*function, context().ast(), ptds))) {
       narrowed = asyncCopyFix(*site.call, nullptr, context(), ptds);
       perThreadTarget = true;
     }
@@ -188,16 +190,6 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
       recordConditionalFix(std::move(*conditional), finding, fix, std::move(before), context());
   }
   return fix;
-}
-
-/// No operation of `function` is issued to, or waits for, a stream variable
-/// or an unknown stream: only the legacy and per-thread default streams.
-bool DeviceSyncCheck::usesNoStreamVariable(const clang::FunctionDecl &function, bool ptds) const {
-  for (const StreamOperation &op : operationsOf(function, context().ast(), ptds).operations)
-    if ((op.effect == OperationEffect::Enqueue || op.effect == OperationEffect::HostWaitsStream) &&
-        (op.stream.kind == OrderingStream::Variable || op.stream.kind == OrderingStream::Unknown))
-      return false;
-  return true;
 }
 
 /// cudaDeviceSynchronize() -> cudaStreamSynchronize(s) when every CUDA call in

@@ -1,6 +1,7 @@
 #pragma once
 // device-sync: device-wide or legacy-stream synchronization, worst on hot paths.
 
+#include "analyzer/analysis/ProgramStream.h"
 #include "checks/Check.h"
 
 #include "analyzer/analysis/NarrowedWaitFix.h"
@@ -28,10 +29,12 @@ private:
   void checkCall(const reach::CallSite &site);
   std::optional<FixIt> narrowingFix(const reach::CallSite &site, const Finding &finding) const;
   std::optional<NarrowedWaitFix> loopStreamFix(const reach::CallSite &site) const;
-  bool usesNoStreamVariable(const clang::FunctionDecl &function, bool ptds) const;
 
   const std::string extraSyncFunctions_;
   const llvm::StringSet<> extraSync_;
+  /// Which stream default-stream moves this TU's legacy work to (the
+  /// per-thread target of an Async copy must agree); caches per function.
+  mutable StreamSuggester suggester_;
   reach::TranslationUnitReach *reach_ = nullptr;
 };
 

@@ -13,6 +13,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/Support/Path.h"
@@ -106,9 +108,35 @@ public:
       noteOnce(facts_.hostThreads, name, construct->getBeginLoc());
     return true;
   }
+  /// An OpenMP directive whose threads may issue CUDA work: offloading, or
+  /// a body that calls CUDA, the user's own code or through a pointer.
+  /// Host arithmetic under `parallel for` runs no CUDA work.
   bool VisitOMPExecutableDirective(clang::OMPExecutableDirective *directive) {
-    noteOnce(facts_.hostThreads, "an OpenMP directive", directive->getBeginLoc());
+    if (clang::isOpenMPTargetExecutionDirective(directive->getDirectiveKind()) ||
+        mayRunCuda(directive))
+      noteOnce(facts_.hostThreads, "an OpenMP directive", directive->getBeginLoc());
     return true;
+  }
+  bool mayRunCuda(const clang::Stmt *statement) const {
+    if (!statement)
+      return false;
+    if (llvm::isa<clang::CUDAKernelCallExpr>(statement))
+      return true;
+    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(statement)) {
+      const clang::FunctionDecl *callee = call->getDirectCallee();
+      if (!callee || !inSystemHeader(sm_, callee->getLocation()) ||
+          (callee->getIdentifier() && api::findApi(callee->getName())))
+        return true;
+    }
+    if (llvm::isa<clang::CXXConstructExpr>(statement)) {
+      const auto *construct = llvm::cast<clang::CXXConstructExpr>(statement);
+      if (!inSystemHeader(sm_, construct->getConstructor()->getLocation()))
+        return true;
+    }
+    for (const clang::Stmt *child : statement->children())
+      if (mayRunCuda(child))
+        return true;
+    return false;
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
     if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl()))
