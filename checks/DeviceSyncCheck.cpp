@@ -157,6 +157,11 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
       narrowed = loopStreamFix(site);
     if (!narrowed)
       narrowed = streamArrayWaitFix(*site.call, context(), ptds, why);
+    if (!narrowed && !ptds &&
+        suggester_.perThreadIsTarget(*function, operationsOf(*function, context().ast(), ptds))) {
+      narrowed = perThreadWaitFix(*site.call);
+      perThreadTarget = narrowed.has_value();
+    }
   }
   if (!narrowed)
     return std::nullopt;
@@ -174,6 +179,9 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
             perThreadConditional(*function, /*narrow=*/true, narrowed->judge)) {
       fix.description = before + "; not applied by --fix: the whole program was not analyzed";
       recordConditionalFix(std::move(*conditional), finding, fix, std::move(before), context());
+    } else if (ordering.keepsOrdering) {
+      fix.description += "; not applied by --fix: the program's host threads and streams "
+                         "could not be checked for this function";
     }
     return fix;
   }
@@ -190,6 +198,26 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
       recordConditionalFix(std::move(*conditional), finding, fix, std::move(before), context());
   }
   return fix;
+}
+
+/// cudaDeviceSynchronize() -> cudaStreamSynchronize(cudaStreamPerThread) in a
+/// function whose work has no stream variable to go to (docs/fixes.md, rule
+/// 10): applied when all the work the host then waits for is on the
+/// per-thread stream, or there is none.
+std::optional<NarrowedWaitFix> DeviceSyncCheck::perThreadWaitFix(const clang::CallExpr &sync) const {
+  std::optional<TextEdit> edit =
+      context().edit(clang::CharSourceRange::getTokenRange(sync.getSourceRange()),
+                     "cudaStreamSynchronize(cudaStreamPerThread)");
+  if (!edit)
+    return std::nullopt;
+  NarrowedWaitFix narrowed;
+  narrowed.fix.description = "synchronize only cudaStreamPerThread, the per-thread default "
+                             "stream (no stream variable is in use here)";
+  narrowed.fix.edits.push_back(std::move(*edit));
+  narrowed.judge = [call = &sync, this](const OrderingAssumption &assume) {
+    return checkNarrowedWaitToPerThread(*call, context(), /*perThreadBuild=*/false, assume);
+  };
+  return narrowed;
 }
 
 /// cudaDeviceSynchronize() -> cudaStreamSynchronize(s) when every CUDA call in

@@ -29,6 +29,7 @@ private:
   void checkCall(const reach::CallSite &site);
   std::optional<FixIt> narrowingFix(const reach::CallSite &site, const Finding &finding) const;
   std::optional<NarrowedWaitFix> loopStreamFix(const reach::CallSite &site) const;
+  std::optional<NarrowedWaitFix> perThreadWaitFix(const clang::CallExpr &sync) const;
 
   const std::string extraSyncFunctions_;
   const llvm::StringSet<> extraSync_;

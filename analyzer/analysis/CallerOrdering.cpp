@@ -112,8 +112,11 @@ public:
   /// a body that calls CUDA, the user's own code or through a pointer.
   /// Host arithmetic under `parallel for` runs no CUDA work.
   bool VisitOMPExecutableDirective(clang::OMPExecutableDirective *directive) {
+    const clang::Stmt *body = directive->hasAssociatedStmt() ? directive->getAssociatedStmt() : nullptr;
+    while (const auto *captured = llvm::dyn_cast_or_null<clang::CapturedStmt>(body))
+      body = captured->getCapturedStmt();
     if (clang::isOpenMPTargetExecutionDirective(directive->getDirectiveKind()) ||
-        mayRunCuda(directive))
+        mayRunCuda(body))
       noteOnce(facts_.hostThreads, "an OpenMP directive", directive->getBeginLoc());
     return true;
   }

@@ -538,6 +538,13 @@ OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::Valu
   return checkNarrowed(sync, &target, context, perThreadBuild, assume, false);
 }
 
+OrderingVerdict checkNarrowedWaitToPerThread(const clang::CallExpr &sync,
+                                             TranslationUnitContext &context,
+                                             bool perThreadBuild,
+                                             const OrderingAssumption &assume) {
+  return checkNarrowed(sync, nullptr, context, perThreadBuild, assume, false);
+}
+
 OrderingVerdict checkAsyncCopy(const clang::CallExpr &copy, const clang::ValueDecl *target,
                                TranslationUnitContext &context, bool perThreadBuild,
                                const OrderingAssumption &assume) {

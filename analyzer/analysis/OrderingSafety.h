@@ -85,6 +85,14 @@ OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::Valu
                                   TranslationUnitContext &context, bool perThreadBuild,
                                   const OrderingAssumption &assume = {});
 
+/// Replacing the device-wide wait `sync` by
+/// cudaStreamSynchronize(cudaStreamPerThread) (rule 10): every piece of
+/// work the host then waits for must be on the per-thread stream.
+OrderingVerdict checkNarrowedWaitToPerThread(const clang::CallExpr &sync,
+                                             TranslationUnitContext &context,
+                                             bool perThreadBuild,
+                                             const OrderingAssumption &assume = {});
+
 /// Replacing the synchronous copy or memset `copy` by its Async form on
 /// `target` (null: cudaStreamPerThread) and a wait for `target` (rule 9):
 /// judged as a narrowed wait whose target first gets the copy, so on a

@@ -17,6 +17,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace streamlint::testing {
 namespace {
 namespace fs = std::filesystem;
@@ -134,6 +136,76 @@ TEST(ProgramOrderingFixSuite, HasThePrograms) {
   for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls", "per-thread",
                            "per-thread-refused", "per-thread-no-stream"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
+}
+
+/// The per-thread target's fix at `line` of a one-file program `source`
+/// (built with `runArgs`): its description, "" when there is none.
+std::string perThreadFixAt(const std::string &source, unsigned line,
+                           const std::vector<std::string> &runArgs, bool &applicable) {
+  fs::path directory = fs::temp_directory_path() / ("streamlint-per-thread-" + std::to_string(::getpid()));
+  fs::create_directories(directory);
+  fs::path file = directory / "main.cu";
+  std::ofstream(file) << source;
+  AnalysisResult result = analyzeForTest(entriesFor({file.string()}, runArgs, CudaEnvironment::Stub),
+                                         "-*,default-stream", {});
+  fs::remove_all(directory);
+  for (const Finding &finding : result.findings)
+    if (finding.location.line == line && !finding.fixes.empty()) {
+      applicable = finding.fixes.front().applicable;
+      return finding.fixes.front().description;
+    }
+  return "";
+}
+
+const char *ProgramWithThreads = R"(#include <cuda_runtime.h>
+#include <thread>
+__global__ void twice(float *d) { d[0] *= 2.0f; }
+void step(float *d) {
+  twice<<<1, 64>>>(d);
+  cudaDeviceSynchronize();
+}
+int main() {
+  float *d, h[64];
+  cudaMalloc(&d, 256);
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float sum = 0;
+  MARK
+  step(d);
+  return sum > 0;
+}
+)";
+
+std::string programWith(const std::string &mark) {
+  std::string text = ProgramWithThreads;
+  text.replace(text.find("MARK"), 4, mark);
+  return text;
+}
+
+TEST(PerThreadTarget, HostThreadsThatMayRunCudaWorkRefuseIt) {
+  bool applicable = false;
+  // Host arithmetic under OpenMP starts threads that issue no CUDA work.
+  std::string arithmetic = perThreadFixAt(
+      programWith("#pragma omp parallel for reduction(+ : sum)\n  for (int i = 0; i < 64; ++i) sum += h[i];"),
+      5, {"-fopenmp"}, applicable);
+  EXPECT_TRUE(applicable) << arithmetic;
+  // A parallel loop that calls the function: its threads would each get
+  // their own per-thread stream.
+  std::string calls = perThreadFixAt(
+      programWith("#pragma omp parallel for\n  for (int i = 0; i < 4; ++i) step(d);"), 5,
+      {"-fopenmp"}, applicable);
+  EXPECT_FALSE(applicable) << calls;
+  EXPECT_NE(calls.find("the program starts host threads (an OpenMP directive at main.cu:"),
+            std::string::npos) << calls;
+  std::string thread = perThreadFixAt(
+      programWith("std::thread worker([d] { step(d); });\n  worker.join();"), 5, {}, applicable);
+  EXPECT_FALSE(applicable) << thread;
+  EXPECT_NE(thread.find("the program starts host threads (std::thread at main.cu:"),
+            std::string::npos) << thread;
+  // Without any: applied (the same function, the same callers).
+  std::string none = perThreadFixAt(programWith(""), 5, {}, applicable);
+  EXPECT_TRUE(applicable) << none;
+  EXPECT_NE(none.find("pass cudaStreamPerThread"), std::string::npos) << none;
 }
 
 TEST(OrderingFacts, JsonRoundTrips) {

@@ -14,7 +14,8 @@ void legacyStep(float *d, float *h, int n) {
 // Called right after work on `s` that nobody waited for: on the legacy
 // stream this launch waited for it.
 void afterStream(float *d) {
-  twice<<<1, 64>>>(d); // not applied: before it runs: its call at main.cu:24
+  twice<<<1, 64>>>(d); // not applied: before it runs: its call at main.cu:25
+  cudaDeviceSynchronize(); // not applied: the host would no longer wait for the kernel launch at line 17 (legacy default stream)
 }
 
 // The caller's next launch on `s` relied on the legacy stream's order.
@@ -54,4 +55,11 @@ void fanOut(float *d, cudaStream_t *streams, int n) {
   twice<<<1, 64>>>(d); // applied
   cudaEventSynchronize(stop);
   cudaDeviceSynchronize();
+}
+
+// Nothing is pending when it is called (main waited for the device just
+// before): a wait for the per-thread stream waits for everything the
+// device-wide one did.
+void waitIdle() {
+  cudaDeviceSynchronize(); // applied
 }

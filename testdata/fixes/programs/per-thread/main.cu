@@ -9,6 +9,7 @@ void legacyStep(float *d, float *h, int n);
 void afterStream(float *d);
 void produce(float *d);
 void timedOnly(float *d);
+void waitIdle();
 void fanOut(float *d, cudaStream_t *streams, int n);
 
 void launchNoWait(float *d, cudaStream_t s) { bump<<<1, 1, 0, s>>>(d); }
@@ -26,6 +27,7 @@ int main() {
     produce(d);
     bump<<<1, 1, 0, s>>>(d);
     cudaDeviceSynchronize();
+    waitIdle();
     timedOnly(d);
   }
   cudaStream_t fan[4];
