@@ -157,8 +157,14 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
       narrowed = loopStreamFix(site);
     if (!narrowed)
       narrowed = streamArrayWaitFix(*site.call, context(), ptds, why);
-    if (!narrowed && !ptds &&
-        suggester_.perThreadIsTarget(*function, operationsOf(*function, context().ast(), ptds))) {
+    FunctionOperations operations = operationsOf(*function, context().ast(), ptds);
+    // Only where no stream variable takes any work: elsewhere the streams'
+    // own waits are the narrowing (rules 7 and 8).
+    bool onStreams = llvm::any_of(operations.operations, [](const StreamOperation &op) {
+      return (op.effect == OperationEffect::Enqueue || op.effect == OperationEffect::HostWaitsStream) &&
+             (op.stream.kind == OrderingStream::Variable || op.stream.kind == OrderingStream::Unknown);
+    });
+    if (!narrowed && !ptds && !onStreams && suggester_.perThreadIsTarget(*function, operations)) {
       narrowed = perThreadWaitFix(*site.call);
       perThreadTarget = narrowed.has_value();
     }

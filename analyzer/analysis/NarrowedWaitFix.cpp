@@ -408,7 +408,7 @@ std::optional<NarrowedWaitFix> asyncCopyFix(const clang::CallExpr &copy,
                    "', the one stream this function uses, then wait for '" + name +
                    "' only (cudaStreamSynchronize)"
              : "copy with " + std::string(form->second) +
-                   " on cudaStreamPerThread (this function uses no stream variable), then "
+                   " on cudaStreamPerThread (no single stream is in use here), then "
                    "wait for cudaStreamPerThread only (cudaStreamSynchronize)";
   FixEdits edits(context, narrowed.fix);
   if (!edits.add(held->range, withCall(*held, asyncCall) + separator +
