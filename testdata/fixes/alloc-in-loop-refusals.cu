@@ -149,3 +149,37 @@ void resets(int n) {
     cudaDeviceReset();
   }
 }
+
+// A template whose instantiations disagree: abs(T) is the C library's for
+// int (no device work) and the program's own for Counter (a launch that only
+// the free waits for). The loop's one fix must hold in both.
+struct Counter {
+  int value;
+};
+int abs(Counter c) {
+  step<<<1, 1>>>(kept[0]);
+  return c.value;
+}
+template <typename T> void mixed(int n) {
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 256); // not applied: in 'mixed<Counter>': cudaFree waits for all device work every iteration, and nothing else in the loop waits for the call of 'abs'
+    cudaDeviceSynchronize();
+    abs(T{1});
+    cudaFree(d);
+  }
+}
+template void mixed<int>(int);
+template void mixed<Counter>(int);
+
+// A template this file never instantiates: a call that depends on T (here
+// 'abs') is resolved only in an instantiation, so nothing here is known.
+template <typename T> void neverInstantiated(int n) {
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 256); // not applied: the function is a template this file never instantiates
+    cudaDeviceSynchronize();
+    abs(T{1});
+    cudaFree(d);
+  }
+}
