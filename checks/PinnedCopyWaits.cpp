@@ -1,6 +1,7 @@
 #include "checks/PinnedCopyWaits.h"
 
 #include "analyzer/analysis/SingleRunLoop.h"
+#include "analyzer/analysis/StandardLibraryCalls.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "api/CudaApiTable.h"
 
@@ -205,6 +206,11 @@ private:
       return block(e, "a lambda");
     if (const auto *call = llvm::dyn_cast<clang::CallExpr>(e))
       return this->call(call);
+    // The fix turns `delete[] buffer` into cudaFreeHost, which waits (as
+    // free(buffer) below).
+    if (const auto *release = llvm::dyn_cast<clang::CXXDeleteExpr>(e))
+      if (mentions(release->getArgument(), buffer_))
+        return Flow::Waited;
     if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(e))
       if (unary->getOpcode() == clang::UO_Deref)
         if (Flow flow = dereference(unary->getSubExpr(), e); flow != Flow::Clean)
@@ -252,6 +258,9 @@ private:
     if (llvm::isa<clang::CUDAKernelCallExpr>(call))
       return mentions(call, buffer_) ? block(call, "a kernel receives the buffer") : Flow::Clean;
     const clang::FunctionDecl *callee = call->getDirectCallee();
+    if (callee && !callee->getIdentifier() &&
+        isSelfContainedLibraryCall(*call, context_.sources()))
+      return libraryCall(call, callee->getNameAsString()); // operator<<, operator-
     if (!callee || !callee->getIdentifier())
       return block(call, "a call the analysis cannot see");
     llvm::StringRef name = callee->getName();
@@ -285,8 +294,41 @@ private:
       return Flow::Clean;
     if (isStatusCheck(call, callee))
       return Flow::Clean;
+    if (isSelfContainedLibraryCall(*call, context_.sources()))
+      return libraryCall(call, name);
     return block(call, "the host calls '" + name.str() + "', which could read memory the "
                                                         "device writes,");
+  }
+
+  /// A standard library function that runs no code of the program reads
+  /// and writes only what it is given: each pointer must reach memory known
+  /// pageable (a string literal, malloc or new, a stack array), each object
+  /// only the library's own memory (reachesOnlyLibraryMemory).
+  Flow libraryCall(const clang::CallExpr *call, llvm::StringRef name) {
+    for (const clang::Expr *argument : argumentsWithObject(*call)) {
+      if (mentions(argument, buffer_))
+        return block(call, "the host passes '" + buffer_->getNameAsString() + "' to '" +
+                               name.str() + "'");
+      if (Flow flow = expression(argument); flow != Flow::Clean)
+        return flow;
+      clang::QualType type = argument->getType().getNonReferenceType();
+      if (namesStandardFunction(*argument, context_.sources()))
+        continue; // std::endl
+      if (type->isPointerType() || type->isArrayType()) {
+        const clang::Expr *bare = argument->IgnoreParenImpCasts();
+        if (llvm::isa<clang::StringLiteral>(bare) ||
+            bare->isNullPointerConstant(context_.ast(), clang::Expr::NPC_ValueDependentIsNull))
+          continue;
+        if (type->isPointerType() &&
+            provenance_.of(argument, call, function_).kind == MemoryKind::Pageable)
+          continue;
+        return block(call, "the host passes memory the device may write to '" + name.str() + "'");
+      }
+      if (!reachesOnlyLibraryMemory(type, context_.sources()))
+        return block(call, "the host passes an object that may hold memory the device "
+                           "writes to '" + name.str() + "'");
+    }
+    return Flow::Clean;
   }
 
 public:
