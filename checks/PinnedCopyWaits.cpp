@@ -51,6 +51,8 @@ const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt) {
 /// (enums), literals and integers, and its body reads no global variable of
 /// the program, so it cannot read memory the device writes.
 bool isStatusCheck(const clang::CallExpr *call, const clang::FunctionDecl *callee) {
+  if (llvm::isa<clang::CXXMemberCallExpr>(call))
+    return false; // the object's memory is not among the arguments
   for (const clang::Expr *arg : call->arguments()) {
     const clang::Expr *bare = arg->IgnoreParenImpCasts();
     bool literal = llvm::isa<clang::StringLiteral, clang::IntegerLiteral, clang::PredefinedExpr,
@@ -73,6 +75,15 @@ bool isStatusCheck(const clang::CallExpr *call, const clang::FunctionDecl *calle
   } globals;
   globals.TraverseStmt(definition->getBody());
   return !globals.found;
+}
+
+/// A string literal, a null pointer, or a choice between such (`c ? "a" : "b"`).
+bool isLiteralText(const clang::Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto *choice = llvm::dyn_cast<clang::ConditionalOperator>(e))
+    return isLiteralText(choice->getTrueExpr()) && isLiteralText(choice->getFalseExpr());
+  return llvm::isa<clang::StringLiteral>(e) || llvm::isa<clang::CXXNullPtrLiteralExpr>(e) ||
+         llvm::isa<clang::GNUNullExpr>(e);
 }
 
 /// One copy: what runs after it, until a wait for its stream.
@@ -292,10 +303,10 @@ private:
     if (name == "printf" || name == "fprintf" || name == "puts" || name == "fputs" ||
         name == "putchar" || name == "fflush")
       return Flow::Clean;
-    if (isStatusCheck(call, callee))
-      return Flow::Clean;
     if (isSelfContainedLibraryCall(*call, context_.sources()))
       return libraryCall(call, name);
+    if (isStatusCheck(call, callee))
+      return Flow::Clean;
     return block(call, "the host calls '" + name.str() + "', which could read memory the "
                                                         "device writes,");
   }
@@ -315,9 +326,7 @@ private:
       if (namesStandardFunction(*argument, context_.sources()))
         continue; // std::endl
       if (type->isPointerType() || type->isArrayType()) {
-        const clang::Expr *bare = argument->IgnoreParenImpCasts();
-        if (llvm::isa<clang::StringLiteral>(bare) ||
-            bare->isNullPointerConstant(context_.ast(), clang::Expr::NPC_ValueDependentIsNull))
+        if (isLiteralText(argument))
           continue;
         if (type->isPointerType() &&
             provenance_.of(argument, call, function_).kind == MemoryKind::Pageable)
