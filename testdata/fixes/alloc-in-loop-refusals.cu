@@ -183,3 +183,32 @@ template <typename T> void neverInstantiated(int n) {
     cudaFree(d);
   }
 }
+
+// Work the free waited for, issued by code the loop hands a standard
+// algorithm (the lambda launches), or by a virtual call (any overrider may
+// launch).
+#include <algorithm>
+
+void throughAlgorithm(int n, float *values) {
+  cudaDeviceSynchronize();
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 256); // not applied: nothing else in the loop waits for the call of 'for_each' with code of the program
+    std::for_each(values, values + 1, [&](float &) { step<<<1, 1>>>(d); });
+    cudaFree(d);
+  }
+}
+
+struct Stage {
+  virtual void run(float *d) = 0;
+};
+
+void throughVirtual(int n, Stage &stage) {
+  cudaDeviceSynchronize();
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 256); // not applied: nothing else in the loop waits for the virtual call of 'run'
+    stage.run(d);
+    cudaFree(d);
+  }
+}

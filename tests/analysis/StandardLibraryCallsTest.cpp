@@ -3,6 +3,7 @@
 // standard library's, which run no code of the program, and which hand the
 // callee the program's code.
 #include "analyzer/analysis/StandardLibraryCalls.h"
+#include "analyzer/analysis/StreamOperations.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -107,6 +108,36 @@ TEST_P(StandardLibraryCalls, ClassifiesTheCall) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, StandardLibraryCalls, ::testing::ValuesIn(Cases),
                          [](const auto &info) { return std::string(info.param.name); });
+
+/// Stream ordering: a standard call is neutral, unless the code of the
+/// program it is given does CUDA work.
+OperationEffect effectOfCalls(const std::string &statement) {
+  std::unique_ptr<clang::ASTUnit> unit = parse(statement);
+  EXPECT_TRUE(unit && !unit->getDiagnostics().hasErrorOccurred()) << statement;
+  if (!unit || unit->getDiagnostics().hasErrorOccurred())
+    return OperationEffect::Return;
+  clang::ASTContext &ast = unit->getASTContext();
+  auto functions =
+      am::match(am::functionDecl(am::hasName("f"), am::isDefinition()).bind("f"), ast);
+  const auto *function = functions[0].getNodeAs<clang::FunctionDecl>("f");
+  // Neutral calls are not listed: the statement's call is the only other one.
+  for (const StreamOperation &operation : operationsOf(*function, ast, false).operations)
+    if (operation.effect != OperationEffect::Return)
+      return operation.effect;
+  return OperationEffect::Neutral;
+}
+
+TEST(StandardLibraryOrdering, NeutralUnlessGivenCodeThatDoesCudaWork) {
+  EXPECT_EQ(OperationEffect::Neutral, effectOfCalls("std::sort(pinned, pinned + 4);"));
+  EXPECT_EQ(OperationEffect::Neutral,
+            effectOfCalls("std::for_each(pinned, pinned + 4, [](float &v) { v += 1; });"));
+  EXPECT_EQ(OperationEffect::Opaque,
+            effectOfCalls("std::for_each(pinned, pinned + 4, "
+                             "[](float &v) { cudaMemset(&v, 0, 4); });"));
+  EXPECT_EQ(OperationEffect::Opaque, effectOfCalls("std::for_each(pinned, pinned + 4, visit);"));
+  EXPECT_EQ(OperationEffect::Opaque,
+            effectOfCalls("void (*g)(float) = visit; std::for_each(pinned, pinned + 4, g);"));
+}
 
 } // namespace
 } // namespace streamlint
