@@ -325,11 +325,12 @@ std::optional<TextEdit> DefaultStreamCheck::streamEdit(const clang::CallExpr &ca
 
 std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &call,
                                                        const clang::FunctionDecl &function,
-                                                       const clang::VarDecl &target) {
+                                                       const clang::VarDecl *target) {
   clang::ASTContext &ast = context().ast();
   std::optional<SuggestedStream> inScope = suggester_.suggest(function, call);
-  if (!inScope || !inScope->usedByFunction || inScope->stream != &target)
+  if (target ? (!inScope || !inScope->usedByFunction || inScope->stream != target) : bool(inScope))
     return std::nullopt;
+  std::string spelling = target ? inScope->spelling : "cudaStreamPerThread";
   const clang::FunctionDecl *callee = call.getDirectCallee();
   bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
   const api::ApiInfo *info =
@@ -341,7 +342,7 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
     StreamClassification stream = classifyStreamArgument(site->argument, ast, &function);
     if (stream.kind == StreamKind::Legacy ||
         verdict(stream.kind, launch ? nullptr : callee) != Verdict::LegacyWarning ||
-        !streamEdit(call, *site, inScope->spelling))
+        !streamEdit(call, *site, spelling))
       return std::nullopt;
     return MovedCall{&call, nullptr};
   }
@@ -354,7 +355,7 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
     StreamClassification stream = classifyStreamArgument(fallback, ast);
     if (verdict(stream.kind, nullptr) != Verdict::LegacyWarning ||
         !streamUseOfParameter(*callee, i) ||
-        !streamEdit(call, StreamArgumentSite{fallback, i, false}, inScope->spelling))
+        !streamEdit(call, StreamArgumentSite{fallback, i, false}, spelling))
       return std::nullopt;
     return MovedCall{&call, fallback->getParam()};
   }
@@ -362,24 +363,102 @@ std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &ca
 }
 
 const DefaultStreamCheck::GroupOrdering &
-DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang::VarDecl &target) {
-  auto key = std::make_pair(&function, &target);
+DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang::VarDecl *target) {
+  auto key = std::make_pair(&function, target);
   auto found = ordering_.find(key);
   if (found != ordering_.end())
     return found->second;
   GroupOrdering result;
   bool ptds = perThreadBuild_;
-  for (const StreamOperation &op : operationsOf(function, context().ast(), ptds).operations)
-    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
+  FunctionOperations operations = operationsOf(function, context().ast(), ptds);
+  // Per-thread only where no legacy-stream call has a stream of its own to
+  // move to: two targets in one function are not judged together.
+  if (!target && !suggester_.perThreadIsTarget(function, operations))
+    return ordering_.emplace(key, std::move(result)).first->second;
+  for (const StreamOperation &op : operations.operations) {
+    result.usesStreams = result.usesStreams ||
+                         ((op.effect == OperationEffect::Enqueue ||
+                           op.effect == OperationEffect::HostWaitsStream) &&
+                          (op.stream.kind == OrderingStream::Variable ||
+                           op.stream.kind == OrderingStream::Unknown));
+    const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node);
+    if (call)
       if (std::optional<MovedCall> moved = movedCall(*call, function, target))
         result.group.push_back(*moved);
-  result.verdict = checkMoveToStream(result.group, target, context(), ptds);
+  }
+  if (!target && result.usesStreams)
+    choosePerThreadSubset(result, std::move(result.group));
+  if (!target) {
+    result.verdict = checkMoveToPerThreadStream(result.group, context());
+    // Always the whole program's to decide: one host thread, streams created.
+    if (!result.group.empty())
+      result.conditional = perThreadConditional(
+          function, /*narrow=*/false, [&](const OrderingAssumption &assume) {
+            return checkMoveToPerThreadStream(result.group, context(), assume);
+          });
+    return ordering_.emplace(key, std::move(result)).first->second;
+  }
+  result.verdict = checkMoveToStream(result.group, *target, context(), ptds);
   if (!result.verdict.keepsOrdering && !result.group.empty())
     result.conditional = conditionalOrdering(
-        function, target, /*narrow=*/false, [&](const OrderingAssumption &assume) {
-          return checkMoveToStream(result.group, target, context(), ptds, assume);
+        function, *target, /*narrow=*/false, [&](const OrderingAssumption &assume) {
+          return checkMoveToStream(result.group, *target, context(), ptds, assume);
         });
   return ordering_.emplace(key, std::move(result)).first->second;
+}
+
+void DefaultStreamCheck::choosePerThreadSubset(GroupOrdering &result,
+                                               std::vector<MovedCall> candidates) {
+  OrderingAssumption permissive;
+  permissive.pending = ordering::NothingPending;
+  permissive.next = ordering::NextWaits;
+  result.group.clear();
+  for (const MovedCall &candidate : candidates) {
+    std::vector<MovedCall> tried = result.group;
+    tried.push_back(candidate);
+    OrderingVerdict verdict = checkMoveToPerThreadStream(tried, context(), permissive);
+    if (verdict.keepsOrdering && verdict.waits.empty())
+      result.group = std::move(tried);
+    else
+      result.leftOut[candidate.call] =
+          verdict.keepsOrdering ? "moving it would need a wait for cudaStreamPerThread before " +
+                                      verdict.waitNote + " (not inserted where '" +
+                                      context().enclosingFunction(*candidate.call)->getNameAsString() +
+                                      "' also uses streams)"
+                                : verdict.brokenBy;
+  }
+}
+
+void DefaultStreamCheck::perThreadFix(FixIt &fix, Finding &finding, const clang::CallExpr &call,
+                                      const clang::FunctionDecl &function) {
+  if (perThreadBuild_ || pyTorchSitesClaimed_)
+    return;
+  const GroupOrdering &ordering = orderingFor(function, nullptr);
+  std::string name = "'" + function.getNameAsString() + "'";
+  if (auto left = ordering.leftOut.find(&call); left != ordering.leftOut.end()) {
+    fix.description = "pass cudaStreamPerThread, the per-thread default stream (no single "
+                      "stream is in use in " + name + "); not applied by --fix: " + left->second;
+    return;
+  }
+  if (llvm::none_of(ordering.group, [&](const MovedCall &m) { return m.call == &call; }))
+    return;
+  fix.description = ordering.usesStreams
+                        ? "pass cudaStreamPerThread, the per-thread default stream: no single "
+                          "stream is in use in " + name + ", and this work needs no other"
+                        : "pass cudaStreamPerThread, the per-thread default stream: no stream "
+                          "variable is in use in " + name;
+  std::string before = fix.description;
+  if (!ordering.conditional) {
+    if (ordering.verdict.keepsOrdering)
+      fix.description += "; not applied by --fix: the program's host threads and streams "
+                         "could not be checked for this function";
+    else
+      applyOrderingVerdict(fix, ordering.verdict);
+    fix.applicable = false;
+    return;
+  }
+  fix.description += "; not applied by --fix: the whole program was not analyzed";
+  recordConditionalFix(*ordering.conditional, finding, fix, std::move(before), context());
 }
 
 void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
@@ -397,6 +476,8 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
     fix.description = "no single stream is in use here to pass instead: pass a "
                       "stream you create, or cudaStreamPerThread";
     fix.applicable = false;
+    if (function && kind != StreamKind::Legacy)
+      perThreadFix(fix, finding, call, *function);
   } else if (kind == StreamKind::Legacy) {
     // cudaStreamLegacy is spelled out: the barrier may be intended.
     fix.description = "pass '" + inScope->spelling + "', " + inScope->evidence +
@@ -417,7 +498,7 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
       fix.applicable = false;
     }
     if (fix.applicable) {
-      const GroupOrdering &ordering = orderingFor(*function, *variable);
+      const GroupOrdering &ordering = orderingFor(*function, variable);
       std::string before = fix.description;
       applyOrderingVerdict(fix, ordering.verdict);
       // Refused under rule 4 or an unknown target: the program's callers

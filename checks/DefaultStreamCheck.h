@@ -44,20 +44,36 @@ private:
   void addFix(Finding &finding, const clang::CallExpr &call,
               const StreamArgumentSite &site, StreamKind kind);
   bool firstReport(const clang::CallExpr &call);
-  /// `call` as default-stream's fix would move it to `target`, if it would.
+  /// `call` as default-stream's fix would move it to `target` (null: to
+  /// cudaStreamPerThread, where no stream is in scope), if it would.
   std::optional<MovedCall> movedCall(const clang::CallExpr &call,
                                      const clang::FunctionDecl &function,
-                                     const clang::VarDecl &target);
-  /// Whether moving every such call of `function` to `target` keeps the
-  /// legacy stream's ordering (analyzer/analysis/OrderingSafety.h); cached.
+                                     const clang::VarDecl *target);
+  /// Whether moving every such call of `function` to `target` (null: the
+  /// per-thread default stream, for a function that uses no stream
+  /// variable) keeps the legacy stream's ordering
+  /// (analyzer/analysis/OrderingSafety.h); cached.
   struct GroupOrdering {
     std::vector<MovedCall> group;
     OrderingVerdict verdict;
     /// When the callers of `function` (in the whole program) decide.
     std::optional<ordering::ConditionalFix> conditional;
+    /// Per-thread target in a function that also uses stream variables:
+    /// the calls left on the legacy stream, and why.
+    std::map<const clang::CallExpr *, std::string> leftOut;
+    bool usesStreams = false;
   };
+  /// The per-thread group of `function`, whose other work uses streams:
+  /// the calls, in source order, whose moves together keep every edge
+  /// without an inserted wait (assuming callers that leave nothing pending
+  /// and wait after the call; the whole program checks that later).
+  void choosePerThreadSubset(GroupOrdering &result, std::vector<MovedCall> candidates);
   const GroupOrdering &orderingFor(const clang::FunctionDecl &function,
-                                   const clang::VarDecl &target);
+                                   const clang::VarDecl *target);
+  /// The fix that moves `call` to cudaStreamPerThread with the rest of its
+  /// function, when no stream is in scope there.
+  void perThreadFix(FixIt &fix, Finding &finding, const clang::CallExpr &call,
+                    const clang::FunctionDecl &function);
 
   const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
   const bool perThreadBuild_;       // compile command or macro says PTDS

@@ -2,6 +2,8 @@
 #include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/NarrowedWaitFix.h"
 #include "analyzer/analysis/OrderingSafety.h"
+#include "analyzer/analysis/ProgramStream.h"
+#include "analyzer/analysis/StreamOperations.h"
 #include "analyzer/analysis/StreamResolution.h"
 
 #include "analyzer/reach/CudaApi.h"
@@ -30,7 +32,7 @@ RuleInfo DeviceSyncCheck::rule() {
 DeviceSyncCheck::DeviceSyncCheck(TranslationUnitContext &context)
     : Check(rule().id, context, options()),
       extraSyncFunctions_(option("ExtraSyncFunctions")),
-      extraSync_(reach::parseNameList(extraSyncFunctions_)) {}
+      extraSync_(reach::parseNameList(extraSyncFunctions_)), suggester_(context.ast()) {}
 
 std::vector<OptionSpec> DeviceSyncCheck::options() {
   return {{"ExtraSyncFunctions", OptionType::NameList, "", {}, "",
@@ -139,11 +141,17 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
     return std::nullopt;
   std::optional<NarrowedWaitFix> narrowed;
   std::string why;
+  bool perThreadTarget = false;
   if (info->sync == api::SyncKind::DefaultStream) {
     std::optional<StreamInScope> stream =
         uniqueStreamInScope(*function, *site.call, context().ast());
     if (stream && stream->variable)
-      narrowed = asyncCopyFix(*site.call, *stream->variable, context(), ptds);
+      narrowed = asyncCopyFix(*site.call, stream->variable, context(), ptds);
+    else if (!stream && suggester_.perThreadIsTarget(
+                            *function, operationsOf(*function, context().ast(), ptds))) {
+      narrowed = asyncCopyFix(*site.call, nullptr, context(), ptds);
+      perThreadTarget = true;
+    }
   } else if (info->sync == api::SyncKind::Device) {
     if (!site.loops.empty())
       narrowed = loopStreamFix(site);
@@ -158,6 +166,17 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
   OrderingVerdict ordering = narrowed->judge(OrderingAssumption{});
   std::string before = fix.description;
   applyOrderingVerdict(fix, ordering); // a narrowed wait needs no added waits
+  if (perThreadTarget) {
+    // The per-thread default stream: the whole program decides (one host
+    // thread, streams created), main included.
+    fix.applicable = false;
+    if (std::optional<ordering::ConditionalFix> conditional =
+            perThreadConditional(*function, /*narrow=*/true, narrowed->judge)) {
+      fix.description = before + "; not applied by --fix: the whole program was not analyzed";
+      recordConditionalFix(std::move(*conditional), finding, fix, std::move(before), context());
+    }
+    return fix;
+  }
   // A stream parameter every caller passes the legacy stream for changes
   // nothing (cdpAdvancedQuicksort's run_quicksort_cdp(..., NULL)): the
   // whole program decides that too.

@@ -1,6 +1,7 @@
 #pragma once
 // device-sync: device-wide or legacy-stream synchronization, worst on hot paths.
 
+#include "analyzer/analysis/ProgramStream.h"
 #include "checks/Check.h"
 
 #include "analyzer/analysis/NarrowedWaitFix.h"
@@ -31,6 +32,9 @@ private:
 
   const std::string extraSyncFunctions_;
   const llvm::StringSet<> extraSync_;
+  /// Which stream default-stream moves this TU's legacy work to (the
+  /// per-thread target of an Async copy must agree); caches per function.
+  mutable StreamSuggester suggester_;
   reach::TranslationUnitReach *reach_ = nullptr;
 };
 

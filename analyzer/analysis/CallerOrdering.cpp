@@ -13,8 +13,11 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <map>
@@ -79,9 +82,12 @@ public:
     if (callee->getIdentifier())
       if (const api::ApiInfo *row = api::findApi(callee->getName());
           row && row->lifecycle == api::StreamLifecycle::Creates) {
+        noteOnce(facts_.streamCreations, callee->getName().str(), call->getBeginLoc());
         noteCreation(*call, *row);
         return true;
       }
+    if (startsHostThread(*callee))
+      noteOnce(facts_.hostThreads, callee->getQualifiedNameAsString(), call->getBeginLoc());
     if (inSystemHeader(sm_, callee->getLocation()) || deviceOnly(*callee))
       return true;
     calls_.push_back({frames_.back(), call});
@@ -93,6 +99,44 @@ public:
           if (const clang::ValueDecl *stream = writtenStream(unary))
             write(*stream, unknown(stream->getNameAsString()));
     return true;
+  }
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr *construct) {
+    const clang::CXXRecordDecl *record = construct->getConstructor()->getParent();
+    std::string name = record->getQualifiedNameAsString();
+    if ((name == "std::thread" || name == "std::jthread" || name == "boost::thread") &&
+        construct->getNumArgs() > 0 && !construct->getConstructor()->isCopyOrMoveConstructor())
+      noteOnce(facts_.hostThreads, name, construct->getBeginLoc());
+    return true;
+  }
+  /// An OpenMP directive whose threads may issue CUDA work: offloading, or
+  /// a body that calls CUDA, the user's own code or through a pointer.
+  /// Host arithmetic under `parallel for` runs no CUDA work.
+  bool VisitOMPExecutableDirective(clang::OMPExecutableDirective *directive) {
+    if (clang::isOpenMPTargetExecutionDirective(directive->getDirectiveKind()) ||
+        mayRunCuda(directive))
+      noteOnce(facts_.hostThreads, "an OpenMP directive", directive->getBeginLoc());
+    return true;
+  }
+  bool mayRunCuda(const clang::Stmt *statement) const {
+    if (!statement)
+      return false;
+    if (llvm::isa<clang::CUDAKernelCallExpr>(statement))
+      return true;
+    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(statement)) {
+      const clang::FunctionDecl *callee = call->getDirectCallee();
+      if (!callee || !inSystemHeader(sm_, callee->getLocation()) ||
+          (callee->getIdentifier() && api::findApi(callee->getName())))
+        return true;
+    }
+    if (llvm::isa<clang::CXXConstructExpr>(statement)) {
+      const auto *construct = llvm::cast<clang::CXXConstructExpr>(statement);
+      if (!inSystemHeader(sm_, construct->getConstructor()->getLocation()))
+        return true;
+    }
+    for (const clang::Stmt *child : statement->children())
+      if (mayRunCuda(child))
+        return true;
+    return false;
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
     if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl()))
@@ -340,6 +384,28 @@ private:
   /// A stream creation (the API table's `Creates` rows): without a flags
   /// argument the stream blocks on the legacy stream; with one, its
   /// cudaStreamNonBlocking bit (1, CU_STREAM_NON_BLOCKING too) decides.
+  /// pthread_create, thrd_create, std::async: a new host thread runs code.
+  static bool startsHostThread(const clang::FunctionDecl &callee) {
+    if (!callee.getIdentifier())
+      return false;
+    llvm::StringRef name = callee.getName();
+    if (name == "pthread_create" || name == "thrd_create" || name == "_beginthreadex" ||
+        name == "CreateThread")
+      return callee.getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+             callee.isExternC();
+    return name == "async" && callee.isInStdNamespace();
+  }
+
+  /// `what at file:line` in `list`, once per TU.
+  void noteOnce(std::vector<std::string> &list, std::string what, clang::SourceLocation at) {
+    if (noted_.count(&list))
+      return;
+    noted_.insert(&list);
+    SourcePoint point = context_.point(at);
+    list.push_back(what + " at " + llvm::sys::path::filename(point.file).str() + ":" +
+                   std::to_string(point.line));
+  }
+
   void noteCreation(const clang::CallExpr &call, const api::ApiInfo &row) {
     if (!call.getNumArgs())
       return;
@@ -368,6 +434,7 @@ private:
   const clang::SourceManager &sm_;
   OrderingFacts &facts_;
   bool libraryTarget_;
+  std::set<const std::vector<std::string> *> noted_; ///< lists noteOnce filled
   std::vector<const clang::FunctionDecl *> frames_;
   std::map<const clang::FunctionDecl *, size_t> functionIndex_; // into facts_.functions
   std::map<const clang::FunctionDecl *, Operations> operations_;

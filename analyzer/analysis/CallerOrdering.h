@@ -41,6 +41,14 @@ conditionalOrdering(const clang::FunctionDecl &function, const clang::ValueDecl 
                     bool narrow,
                     llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge);
 
+/// The same for a fix whose target is the per-thread default stream
+/// (`cudaStreamPerThread`, blocking): always decided by the whole program,
+/// main included, which must also create streams and start no host thread.
+/// Nullopt when no assumption about the callers keeps every edge.
+std::optional<ordering::ConditionalFix>
+perThreadConditional(const clang::FunctionDecl &function, bool narrow,
+                     llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge);
+
 /// Records `conditional` for `fix` of `finding` for the TU of `context`
 /// (kept until takeConditionalFixes; TUs run on several threads);
 /// `descriptionBefore` is the fix's description before the verdict.

@@ -21,6 +21,52 @@ std::map<const TranslationUnitContext *, std::vector<ConditionalFix>> recorded;
 
 } // namespace
 
+namespace {
+
+/// The fix's verdict under each assumed blocking of its target (nullopt: as
+/// the function shows it) and each level of the callers' pending work and
+/// next operation. Adds the calls judged as work on the target to
+/// `conditional`; `anySafe` tells whether some assumption keeps every edge.
+std::vector<ConditionalFix::Case>
+judgeCases(ConditionalFix &conditional, const std::vector<std::optional<Blocking>> &cases,
+           bool calleesOnTarget, bool &anySafe,
+           llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge) {
+  std::vector<ConditionalFix::Case> judged;
+  for (const std::optional<Blocking> &assumed : cases) {
+    ConditionalFix::Case one;
+    one.blocking = assumed ? *assumed : conditional.target.blocking;
+    one.brokenBy.resize(Levels * Levels);
+    for (unsigned pending = 0; pending < Levels; ++pending)
+      for (unsigned next = 0; next < Levels; ++next) {
+        OrderingAssumption assumption;
+        assumption.calleesOnTarget = calleesOnTarget;
+        assumption.pending = pending;
+        assumption.next = conditional.narrow ? unsigned(NextDepends) : next;
+        if (assumed)
+          assumption.target = fromBlocking(*assumed);
+        OrderingVerdict verdict = judge(assumption);
+        for (auto &callee : verdict.assumedCallees)
+          if (!llvm::is_contained(conditional.calleesOnTarget, callee))
+            conditional.calleesOnTarget.push_back(callee);
+        unsigned bit = pending * Levels + next;
+        if (verdict.keepsOrdering) {
+          one.safe |= 1u << bit;
+          if (one.waits.empty()) {
+            one.waits = verdict.waits;
+            one.waitNote = verdict.waitNote;
+          }
+        } else {
+          one.brokenBy[bit] = verdict.brokenBy;
+        }
+      }
+    anySafe = anySafe || one.safe;
+    judged.push_back(std::move(one));
+  }
+  return judged;
+}
+
+} // namespace
+
 std::optional<ConditionalFix>
 conditionalOrdering(const clang::FunctionDecl &function, const clang::ValueDecl &target,
                     bool narrow,
@@ -55,47 +101,33 @@ conditionalOrdering(const clang::FunctionDecl &function, const clang::ValueDecl 
     return std::nullopt;
   }
   bool anySafe = false;
-  auto judgeAll = [&](bool calleesOnTarget) {
-    std::vector<ConditionalFix::Case> judged;
-    for (const std::optional<Blocking> &assumed : cases) {
-      ConditionalFix::Case one;
-      one.blocking = assumed ? *assumed : result.target.blocking;
-      one.brokenBy.resize(Levels * Levels);
-      for (unsigned pending = 0; pending < Levels; ++pending)
-        for (unsigned next = 0; next < Levels; ++next) {
-          OrderingAssumption assumption;
-          assumption.calleesOnTarget = calleesOnTarget;
-          assumption.pending = pending;
-          assumption.next = narrow ? unsigned(NextDepends) : next;
-          if (assumed)
-            assumption.target = fromBlocking(*assumed);
-          OrderingVerdict verdict = judge(assumption);
-          for (auto &callee : verdict.assumedCallees)
-            if (!llvm::is_contained(result.calleesOnTarget, callee))
-              result.calleesOnTarget.push_back(callee);
-          unsigned bit = pending * Levels + next;
-          if (verdict.keepsOrdering) {
-            one.safe |= 1u << bit;
-            if (one.waits.empty()) {
-              one.waits = verdict.waits;
-              one.waitNote = verdict.waitNote;
-            }
-          } else {
-            one.brokenBy[bit] = verdict.brokenBy;
-          }
-        }
-      anySafe = anySafe || one.safe;
-      judged.push_back(std::move(one));
-    }
-    return judged;
-  };
-  result.cases = judgeAll(false);
+  result.cases = judgeCases(result, cases, false, anySafe, judge);
   result.calleesOnTarget.clear();
   // Judged again with the calls that pass the target as work on it: the
   // whole program decides which judgement holds.
-  std::vector<ConditionalFix::Case> ifCallees = judgeAll(true);
+  std::vector<ConditionalFix::Case> ifCallees = judgeCases(result, cases, true, anySafe, judge);
   if (!result.calleesOnTarget.empty())
     result.casesIfCallees = std::move(ifCallees);
+  if (!anySafe)
+    return std::nullopt;
+  return result;
+}
+
+std::optional<ConditionalFix>
+perThreadConditional(const clang::FunctionDecl &function, bool narrow,
+                     llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge) {
+  ConditionalFix result;
+  result.function = orderingKey(function);
+  result.functionName = function.getNameAsString();
+  result.narrow = narrow;
+  result.perThreadTarget = true;
+  result.target.blocking = Blocking::Blocking;
+  result.target.spelled = "cudaStreamPerThread";
+  if (result.function.empty())
+    return std::nullopt;
+  bool anySafe = false;
+  result.cases = judgeCases(result, {std::nullopt}, false, anySafe, judge);
+  result.calleesOnTarget.clear();
   if (!anySafe)
     return std::nullopt;
   return result;

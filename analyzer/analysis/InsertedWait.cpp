@@ -10,7 +10,7 @@
 namespace streamlint {
 
 std::optional<TextEdit> insertedWait(const clang::Stmt &before, const clang::Stmt &work,
-                                     const clang::ValueDecl &target,
+                                     const clang::ValueDecl *target,
                                      TranslationUnitContext &context) {
   clang::ASTContext &ast = context.ast();
   const clang::SourceManager &sm = ast.getSourceManager();
@@ -40,7 +40,7 @@ std::optional<TextEdit> insertedWait(const clang::Stmt &before, const clang::Stm
       (!sm.isBeforeInTranslationUnit(workBegin, range.getBegin()) &&
        sm.isBeforeInTranslationUnit(workBegin, range.getEnd())))
     return std::nullopt; // the statement holds the work too
-  if (const auto *var = llvm::dyn_cast<clang::VarDecl>(&target);
+  if (const auto *var = llvm::dyn_cast_or_null<clang::VarDecl>(target);
       var && !llvm::isa<clang::ParmVarDecl>(var)) {
     if (!sm.isBeforeInTranslationUnit(sm.getExpansionLoc(var->getLocation()), range.getBegin()))
       return std::nullopt;
@@ -54,7 +54,8 @@ std::optional<TextEdit> insertedWait(const clang::Stmt &before, const clang::Stm
     if (!declBlock || !llvm::is_contained(blocks, declBlock))
       return std::nullopt;
   }
-  std::string call = "cudaStreamSynchronize(" + target.getNameAsString() + ");";
+  std::string call = "cudaStreamSynchronize(" +
+                     (target ? target->getNameAsString() : "cudaStreamPerThread") + ");";
   bool ownLine = beginsLine(range.getBegin(), sm);
   clang::SourceLocation at = ownLine ? lineBegin(range.getBegin(), sm) : range.getBegin();
   return context.edit(clang::CharSourceRange::getCharRange(at, at),

@@ -15,9 +15,9 @@ namespace streamlint {
 /// `cudaStreamSynchronize(target);` on its own line before the statement
 /// holding `before`, when that statement sits in a block, does not contain
 /// `work` (the moved work or narrowed wait), and `target` is in scope
-/// there; nullopt otherwise.
+/// there (null: cudaStreamPerThread, always in scope); nullopt otherwise.
 std::optional<TextEdit> insertedWait(const clang::Stmt &before, const clang::Stmt &work,
-                                     const clang::ValueDecl &target,
+                                     const clang::ValueDecl *target,
                                      TranslationUnitContext &context);
 
 } // namespace streamlint

@@ -371,7 +371,7 @@ std::optional<NarrowedWaitFix> streamArrayWaitFix(const clang::CallExpr &sync,
 }
 
 std::optional<NarrowedWaitFix> asyncCopyFix(const clang::CallExpr &copy,
-                                            const clang::VarDecl &stream,
+                                            const clang::VarDecl *stream,
                                             TranslationUnitContext &context,
                                             bool perThreadBuild) {
   static const llvm::StringMap<const char *> asyncForms = {
@@ -387,7 +387,7 @@ std::optional<NarrowedWaitFix> asyncCopyFix(const clang::CallExpr &copy,
       llvm::any_of(copy.arguments(), [](const clang::Expr *a) { return llvm::isa<clang::CXXDefaultArgExpr>(a); }))
     return std::nullopt;
   std::optional<HeldStatement> held = heldStatement(copy, context);
-  std::string name = stream.getNameAsString();
+  std::string name = stream ? stream->getNameAsString() : "cudaStreamPerThread";
   if (!held || declaresAny(held->statement, {name, form->second, "cudaStreamSynchronize"}))
     return std::nullopt;
   llvm::StringRef callText =
@@ -402,16 +402,20 @@ std::optional<NarrowedWaitFix> asyncCopyFix(const clang::CallExpr &copy,
   if (!beginsLine(held->range.getBegin(), sm))
     separator = "; ";
   NarrowedWaitFix narrowed;
-  narrowed.target = &stream;
-  narrowed.fix.description = "copy with " + std::string(form->second) + " on '" + name +
-                             "', the one stream this function uses, then wait for '" + name +
-                             "' only (cudaStreamSynchronize)";
+  narrowed.target = stream;
+  narrowed.fix.description =
+      stream ? "copy with " + std::string(form->second) + " on '" + name +
+                   "', the one stream this function uses, then wait for '" + name +
+                   "' only (cudaStreamSynchronize)"
+             : "copy with " + std::string(form->second) +
+                   " on cudaStreamPerThread (this function uses no stream variable), then "
+                   "wait for cudaStreamPerThread only (cudaStreamSynchronize)";
   FixEdits edits(context, narrowed.fix);
   if (!edits.add(held->range, withCall(*held, asyncCall) + separator +
                                   withCall(*held, "cudaStreamSynchronize(" + name + ")")))
     return std::nullopt;
-  narrowed.judge = [&copy, &stream, &context, perThreadBuild](const OrderingAssumption &assume) {
-    return checkNarrowedWait(copy, stream, context, perThreadBuild, assume);
+  narrowed.judge = [&copy, stream, &context, perThreadBuild](const OrderingAssumption &assume) {
+    return checkAsyncCopy(copy, stream, context, perThreadBuild, assume);
   };
   return narrowed;
 }

@@ -40,7 +40,7 @@ OrderingVerdict checkNarrowedWaitToStreams(const clang::CallExpr &sync, const cl
 /// under an assumption about the callers.
 struct NarrowedWaitFix {
   FixIt fix;                                   ///< edits and description, not yet judged
-  const clang::ValueDecl *target = nullptr;    ///< the stream (or the array of streams)
+  const clang::ValueDecl *target = nullptr;    ///< the stream (or the array of streams); null: cudaStreamPerThread
   std::function<OrderingVerdict(const OrderingAssumption &)> judge;
 };
 
@@ -52,11 +52,11 @@ std::optional<NarrowedWaitFix> streamArrayWaitFix(const clang::CallExpr &sync,
                                                   TranslationUnitContext &context,
                                                   bool perThreadBuild, std::string &why);
 
-/// The Async form of the synchronous copy or memset `copy` on `stream`,
-/// followed by a wait for `stream` in the same statement form (an error
-/// check macro around the copy wraps the wait too).
+/// The Async form of the synchronous copy or memset `copy` on `stream`
+/// (null: cudaStreamPerThread), followed by a wait for `stream` in the same
+/// statement form (an error check macro around the copy wraps the wait too).
 std::optional<NarrowedWaitFix> asyncCopyFix(const clang::CallExpr &copy,
-                                            const clang::VarDecl &stream,
+                                            const clang::VarDecl *stream,
                                             TranslationUnitContext &context,
                                             bool perThreadBuild);
 

@@ -34,14 +34,24 @@ struct WalkResult {
 
 class OrderingWalker {
 public:
-  OrderingWalker(const FunctionOperations &ops, size_t at, const clang::ValueDecl &target,
-                 Mode mode, TranslationUnitContext &context, const OrderingAssumption &assume)
+  /// `target` null: the per-thread default stream, which every function
+  /// has and which is blocking. `workOnTarget`: a narrowed wait that first
+  /// issues the work itself on the target (rule 9's Async copy).
+  OrderingWalker(const FunctionOperations &ops, size_t at, const clang::ValueDecl *target,
+                 Mode mode, TranslationUnitContext &context, const OrderingAssumption &assume,
+                 bool workOnTarget = false)
       : ops_(ops.operations), isMain_(ops.isMain), function_(*ops.function), at_(at),
-        targetDecl_(target), mode_(mode), context_(context), assume_(assume) {
-    target_.kind = OrderingStream::Variable;
-    target_.variable = target.getCanonicalDecl();
-    targetBlocking_ = assume.target ? *assume.target
-                                    : blockingOf(target_.variable, function_, context.ast());
+        targetDecl_(target), mode_(mode), context_(context), assume_(assume),
+        workOnTarget_(workOnTarget) {
+    if (target) {
+      target_.kind = OrderingStream::Variable;
+      target_.variable = target->getCanonicalDecl();
+      targetBlocking_ = assume.target ? *assume.target
+                                      : blockingOf(target_.variable, function_, context.ast());
+    } else {
+      target_.kind = OrderingStream::PerThread;
+      targetBlocking_ = StreamBlocking::Blocking;
+    }
     const StreamOperation &work = ops_[at];
     if (!work.loops.empty()) {
       const clang::Stmt *outer = work.loops.back();
@@ -141,7 +151,9 @@ private:
     return "the " + op.what + " at " +
            describeLine(*op.node, function_, context_.sources()) + streamText(op);
   }
-  std::string name() const { return "'" + targetDecl_.getNameAsString() + "'"; }
+  std::string name() const {
+    return targetDecl_ ? "'" + targetDecl_->getNameAsString() + "'" : "cudaStreamPerThread";
+  }
   std::string functionName() const { return "'" + function_.getNameAsString() + "'"; }
 
   std::string whyTargetLoses() const {
@@ -172,8 +184,9 @@ private:
       if (llvm::none_of(streams, [&](const OrderingStream &s) { return s.same(stream); }))
         streams.push_back(stream);
     };
-    // The moved work on a blocking stream waits for earlier legacy work.
-    if (mode_ == Mode::Move && targetBlocking_ == StreamBlocking::Blocking)
+    // The moved work (or the copy a narrowed wait first issues) on a
+    // blocking stream waits for earlier legacy work.
+    if ((mode_ == Mode::Move || workOnTarget_) && targetBlocking_ == StreamBlocking::Blocking)
       addStream({OrderingStream::Legacy, nullptr});
     auto propagate = [&](const StreamOperation &op) { // `op` is known done before
       if (op.stream.kind == OrderingStream::Legacy)
@@ -249,6 +262,8 @@ private:
       case OperationEffect::HostWaitsStream:
         if (op.stream.same(target_) && always)
           return {};
+        if (waitsForEarlierRecord(op, index))
+          break; // cudaEventSynchronize of an event recorded before the work
         if (op.stream.kind == OrderingStream::Legacy) {
           if (blockingCovered && always)
             return {};
@@ -290,6 +305,17 @@ private:
       }
     }
     return {};
+  }
+
+  /// A wait for an event recorded before the work, in the same loops as
+  /// the work and the wait: it never waited for the work.
+  bool waitsForEarlierRecord(const StreamOperation &op, size_t index) const {
+    if (!op.recordedBy || index <= at_)
+      return false;
+    for (size_t i = 0; i < at_; ++i)
+      if (ops_[i].node == op.recordedBy)
+        return ops_[i].loops == ops_[at_].loops && op.loops == ops_[at_].loops;
+    return false;
   }
 
   /// `op` relied on the old ordering: insert a wait before it, or give up.
@@ -340,12 +366,13 @@ private:
   bool isMain_;
   const clang::FunctionDecl &function_;
   size_t at_;
-  const clang::ValueDecl &targetDecl_;
+  const clang::ValueDecl *targetDecl_;
   OrderingStream target_;
   StreamBlocking targetBlocking_ = StreamBlocking::Unknown;
   Mode mode_;
   TranslationUnitContext &context_;
   OrderingAssumption assume_;
+  bool workOnTarget_ = false;
   std::optional<size_t> loopBegin_;
   size_t loopEnd_ = 0;
 };
@@ -381,19 +408,25 @@ OrderingVerdict notFound() {
 
 } // namespace
 
-OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::VarDecl &target,
-                                  TranslationUnitContext &context, bool perThreadBuild,
-                                  const OrderingAssumption &assume) {
+namespace {
+
+/// checkMoveToStream and checkMoveToPerThreadStream: `target` null is the
+/// per-thread default stream.
+OrderingVerdict checkMove(llvm::ArrayRef<MovedCall> group, const clang::VarDecl *target,
+                          TranslationUnitContext &context, bool perThreadBuild,
+                          const OrderingAssumption &assume) {
   if (group.empty())
     return notFound();
   const clang::FunctionDecl *function = context.enclosingFunction(*group.front().call);
   if (!function)
     return notFound();
-  for (const MovedCall &moved : group)
-    if (const clang::CallExpr *destroy = destroyedBefore(*function, target, *moved.call, context))
-      return destroyedVerdict(*destroy, target, *function, context);
+  if (target)
+    for (const MovedCall &moved : group)
+      if (const clang::CallExpr *destroy = destroyedBefore(*function, *target, *moved.call, context))
+        return destroyedVerdict(*destroy, *target, *function, context);
   FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
-  assumeTargetBlocking(ops, target, assume);
+  if (target)
+    assumeTargetBlocking(ops, *target, assume);
   // The other moved calls are on the target too once --fix is done.
   std::vector<size_t> members;
   for (const MovedCall &moved : group) {
@@ -403,11 +436,22 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
     members.push_back(*at);
     StreamOperation &op = ops.operations[*at];
     op.effect = OperationEffect::Enqueue;
-    op.stream = {OrderingStream::Variable, target.getCanonicalDecl()};
+    op.hostWaits = false;
+    if (!target) {
+      op.stream = {OrderingStream::PerThread, nullptr};
+      op.blocking = StreamBlocking::Blocking;
+      continue;
+    }
+    op.stream = {OrderingStream::Variable, target->getCanonicalDecl()};
     op.blocking = assume.target ? *assume.target
                                 : blockingOf(op.stream.variable, *function, context.ast());
-    op.hostWaits = false;
   }
+  // A wait for an event a moved call records waits for the target now.
+  for (StreamOperation &op : ops.operations)
+    if (op.recordedBy && llvm::any_of(group, [&](const MovedCall &m) { return m.call == op.recordedBy; })) {
+      op.stream = ops.operations[members.front()].stream;
+      op.blocking = ops.operations[members.front()].blocking;
+    }
   OrderingVerdict verdict;
   verdict.keepsOrdering = true;
   for (size_t m = 0; m < group.size(); ++m) {
@@ -439,6 +483,20 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
   return verdict;
 }
 
+} // namespace
+
+OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::VarDecl &target,
+                                  TranslationUnitContext &context, bool perThreadBuild,
+                                  const OrderingAssumption &assume) {
+  return checkMove(group, &target, context, perThreadBuild, assume);
+}
+
+OrderingVerdict checkMoveToPerThreadStream(llvm::ArrayRef<MovedCall> group,
+                                           TranslationUnitContext &context,
+                                           const OrderingAssumption &assume) {
+  return checkMove(group, nullptr, context, /*perThreadBuild=*/false, assume);
+}
+
 void applyOrderingVerdict(FixIt &fix, const OrderingVerdict &verdict) {
   if (!verdict.keepsOrdering) {
     fix.description += "; not applied by --fix: " + verdict.brokenBy;
@@ -452,20 +510,38 @@ void applyOrderingVerdict(FixIt &fix, const OrderingVerdict &verdict) {
   fix.edits.insert(fix.edits.end(), verdict.waits.begin(), verdict.waits.end());
 }
 
-OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
-                                  TranslationUnitContext &context, bool perThreadBuild,
-                                  const OrderingAssumption &assume) {
+namespace {
+
+OrderingVerdict checkNarrowed(const clang::CallExpr &sync, const clang::ValueDecl *target,
+                              TranslationUnitContext &context, bool perThreadBuild,
+                              const OrderingAssumption &assume, bool workOnTarget) {
   const clang::FunctionDecl *function = context.enclosingFunction(sync);
   if (!function)
     return notFound();
-  if (const clang::CallExpr *destroy = destroyedBefore(*function, target, sync, context))
-    return destroyedVerdict(*destroy, target, *function, context);
+  if (target)
+    if (const clang::CallExpr *destroy = destroyedBefore(*function, *target, sync, context))
+      return destroyedVerdict(*destroy, *target, *function, context);
   FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
-  assumeTargetBlocking(ops, target, assume);
+  if (target)
+    assumeTargetBlocking(ops, *target, assume);
   std::optional<size_t> at = indexOf(ops, sync);
   if (!at)
     return notFound();
-  return OrderingWalker(ops, *at, target, Mode::Narrow, context, assume).run();
+  return OrderingWalker(ops, *at, target, Mode::Narrow, context, assume, workOnTarget).run();
+}
+
+} // namespace
+
+OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
+                                  TranslationUnitContext &context, bool perThreadBuild,
+                                  const OrderingAssumption &assume) {
+  return checkNarrowed(sync, &target, context, perThreadBuild, assume, false);
+}
+
+OrderingVerdict checkAsyncCopy(const clang::CallExpr &copy, const clang::ValueDecl *target,
+                               TranslationUnitContext &context, bool perThreadBuild,
+                               const OrderingAssumption &assume) {
+  return checkNarrowed(copy, target, context, perThreadBuild, assume, true);
 }
 
 OrderingVerdict checkNarrowedWaitToStreams(const clang::CallExpr &sync, const clang::ValueDecl &array,
@@ -485,7 +561,7 @@ OrderingVerdict checkNarrowedWaitToStreams(const clang::CallExpr &sync, const cl
   std::optional<size_t> at = indexOf(ops, sync);
   if (!at)
     return notFound();
-  return OrderingWalker(ops, *at, array, Mode::Narrow, context, assume).run();
+  return OrderingWalker(ops, *at, &array, Mode::Narrow, context, assume).run();
 }
 
 } // namespace streamlint

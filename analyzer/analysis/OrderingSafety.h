@@ -67,6 +67,14 @@ OrderingVerdict checkMoveToStream(llvm::ArrayRef<MovedCall> group, const clang::
                                   TranslationUnitContext &context, bool perThreadBuild,
                                   const OrderingAssumption &assume = {});
 
+/// The same with the per-thread default stream, `cudaStreamPerThread`, as
+/// the target (a function that uses no stream variable): a blocking stream
+/// every function has. The caller must also know that the program runs its
+/// CUDA work on one host thread (OrderingSummary.h: perThreadTarget).
+OrderingVerdict checkMoveToPerThreadStream(llvm::ArrayRef<MovedCall> group,
+                                           TranslationUnitContext &context,
+                                           const OrderingAssumption &assume = {});
+
 /// Makes `fix` (which moves work to another stream) follow `verdict`: not
 /// applicable, its description naming what broke; or applicable with the
 /// waits inserted and described.
@@ -76,5 +84,13 @@ void applyOrderingVerdict(FixIt &fix, const OrderingVerdict &verdict);
 OrderingVerdict checkNarrowedWait(const clang::CallExpr &sync, const clang::ValueDecl &target,
                                   TranslationUnitContext &context, bool perThreadBuild,
                                   const OrderingAssumption &assume = {});
+
+/// Replacing the synchronous copy or memset `copy` by its Async form on
+/// `target` (null: cudaStreamPerThread) and a wait for `target` (rule 9):
+/// judged as a narrowed wait whose target first gets the copy, so on a
+/// blocking target earlier legacy-stream work is waited for too.
+OrderingVerdict checkAsyncCopy(const clang::CallExpr &copy, const clang::ValueDecl *target,
+                               TranslationUnitContext &context, bool perThreadBuild,
+                               const OrderingAssumption &assume = {});
 
 } // namespace streamlint

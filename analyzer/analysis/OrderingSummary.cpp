@@ -40,6 +40,9 @@ void OrderingFacts::add(OrderingFacts other) {
   addressTaken.insert(addressTaken.end(), other.addressTaken.begin(), other.addressTaken.end());
   fixes.insert(fixes.end(), std::make_move_iterator(other.fixes.begin()),
                std::make_move_iterator(other.fixes.end()));
+  streamCreations.insert(streamCreations.end(), other.streamCreations.begin(),
+                         other.streamCreations.end());
+  hostThreads.insert(hostThreads.end(), other.hostThreads.begin(), other.hostThreads.end());
 }
 
 void OrderingFacts::normalize() {
@@ -71,8 +74,10 @@ void OrderingFacts::normalize() {
     return std::make_tuple(a.variable, int(a.value.kind), int(a.value.blocking), a.value.spelled) <
            std::make_tuple(b.variable, int(b.value.kind), int(b.value.blocking), b.value.spelled);
   });
-  std::sort(addressTaken.begin(), addressTaken.end());
-  addressTaken.erase(std::unique(addressTaken.begin(), addressTaken.end()), addressTaken.end());
+  for (std::vector<std::string> *list : {&addressTaken, &streamCreations, &hostThreads}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
   std::stable_sort(fixes.begin(), fixes.end(), [](const ConditionalFix &a, const ConditionalFix &b) {
     return std::make_tuple(pointKey(a.finding), a.check, pointKey(a.firstEdit)) <
            std::make_tuple(pointKey(b.finding), b.check, pointKey(b.firstEdit));
@@ -100,6 +105,21 @@ public:
     addressTaken_.insert(facts.addressTaken.begin(), facts.addressTaken.end());
     for (const StreamWrite &w : facts.writes)
       writes_[w.variable].push_back(&w.value);
+    streamCreations_ = facts.streamCreations;
+    hostThreads_ = facts.hostThreads;
+  }
+
+  /// Why the per-thread default stream cannot stand in for the legacy
+  /// stream in this program; "" when it can.
+  std::string perThreadProblem() const {
+    if (!hostThreads_.empty())
+      return "the program starts host threads (" + hostThreads_.front() +
+             "): each has its own per-thread default stream, where the legacy stream "
+             "ordered all of their work";
+    if (streamCreations_.empty())
+      return "the program creates no stream: all of its work is on the legacy stream, "
+             "and moving it off is a design decision";
+    return "";
   }
 
   /// The stream parameter all of `usr`'s own work is on; -1 if none.
@@ -396,6 +416,7 @@ private:
   std::set<std::string> addressTaken_;
   std::map<std::string, std::vector<const StreamSource *>> writes_;
   bool hasMain_ = false;
+  std::vector<std::string> streamCreations_, hostThreads_;
 };
 
 bool samePoint(const SourcePoint &a, const SourcePoint &b) {
@@ -431,6 +452,13 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program, Fix
       chosen = &one;
   unsigned bit = pending * Levels + next;
   fix.description = conditional.description;
+  if (conditional.perThreadTarget) {
+    if (std::string problem = program.perThreadProblem(); !problem.empty()) {
+      fix.applicable = false;
+      fix.description += "; not applied by --fix: " + problem;
+      return;
+    }
+  }
   // Safe, but nothing would change: the work would stay on the legacy stream.
   if (conditional.target.kind == StreamSource::CallerParameter &&
       program.passesOnlyLegacy(conditional.function, conditional.target.parameter)) {
@@ -446,8 +474,11 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program, Fix
     if (!chosen->waits.empty())
       fix.description += ", and wait for it (cudaStreamSynchronize) before " +
                          chosen->waitNote + ", which relied on the legacy stream's ordering";
-    fix.description += " (ordering judged with every caller of '" + conditional.functionName +
-                       "' in the analyzed program)";
+    if (!program.isMain(conditional.function))
+      fix.description += " (ordering judged with every caller of '" + conditional.functionName +
+                         "' in the analyzed program)";
+    if (conditional.perThreadTarget)
+      fix.description += " (the program creates streams and starts no host thread)";
     return;
   }
   fix.applicable = false;

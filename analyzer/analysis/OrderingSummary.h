@@ -117,6 +117,10 @@ struct ConditionalFix {
   /// each callee's own work is all on that parameter (onlyParameter).
   std::vector<std::pair<std::string, int>> calleesOnTarget;
   std::vector<Case> casesIfCallees;
+  /// The target is the per-thread default stream (`cudaStreamPerThread`):
+  /// also needs a program that creates streams and runs CUDA work on one
+  /// host thread (OrderingFacts::streamCreations, hostThreads).
+  bool perThreadTarget = false;
 };
 
 /// One TU's ordering facts, and the union of every TU's.
@@ -126,13 +130,18 @@ struct OrderingFacts {
   std::vector<StreamWrite> writes;
   std::vector<std::string> addressTaken; ///< USRs of functions used other than by a call
   std::vector<ConditionalFix> fixes;
+  /// Where the program creates a stream ("cudaStreamCreate at a.cu:12"; a
+  /// TU's first) and where it starts host threads (std::thread,
+  /// pthread_create, std::async, an OpenMP directive): what the per-thread
+  /// default stream as a fix's target needs to know.
+  std::vector<std::string> streamCreations, hostThreads;
   /// Appends `other` (a TU's facts).
   void add(OrderingFacts other);
   /// Sorted and deduplicated: the same whatever order TUs were added in.
   void normalize();
   bool empty() const {
     return calls.empty() && functions.empty() && writes.empty() && addressTaken.empty() &&
-           fixes.empty();
+           fixes.empty() && streamCreations.empty() && hostThreads.empty();
   }
 };
 

@@ -103,6 +103,8 @@ std::string toJsonText(const OrderingFacts &facts) {
   for (const StreamWrite &w : facts.writes)
     writes.push_back({{"variable", w.variable}, {"value", sourceJson(w.value)}});
   j["addressTaken"] = facts.addressTaken;
+  j["streamCreations"] = facts.streamCreations;
+  j["hostThreads"] = facts.hostThreads;
   json &fixes = j["fixes"] = json::array();
   for (const ConditionalFix &f : facts.fixes) {
     json callees = json::array();
@@ -113,7 +115,8 @@ std::string toJsonText(const OrderingFacts &facts) {
                      {"functionName", f.functionName}, {"narrow", f.narrow},
                      {"description", f.description}, {"target", sourceJson(f.target)},
                      {"cases", casesJson(f.cases)}, {"calleesOnTarget", callees},
-                     {"casesIfCallees", casesJson(f.casesIfCallees)}});
+                     {"casesIfCallees", casesJson(f.casesIfCallees)},
+                     {"perThreadTarget", f.perThreadTarget}});
   }
   return j.dump();
 }
@@ -160,6 +163,9 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
     for (const json &w : j.at("writes"))
       parsed.writes.push_back({w.at("variable").get<std::string>(), sourceFrom(w.at("value"))});
     parsed.addressTaken = j.at("addressTaken").get<std::vector<std::string>>();
+    // Absent in older summaries: no stream created, so no per-thread target.
+    parsed.streamCreations = j.value("streamCreations", std::vector<std::string>{});
+    parsed.hostThreads = j.value("hostThreads", std::vector<std::string>{});
     for (const json &f : j.at("fixes")) {
       ConditionalFix fix;
       fix.check = f.at("check").get<std::string>();
@@ -177,6 +183,7 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
                                            c.at("parameter").get<int>());
         fix.casesIfCallees = casesFrom(f.at("casesIfCallees"));
       }
+      fix.perThreadTarget = f.value("perThreadTarget", false);
       parsed.fixes.push_back(std::move(fix));
     }
     facts = std::move(parsed);

@@ -176,4 +176,13 @@ std::optional<SuggestedStream> StreamSuggester::suggest(const clang::FunctionDec
                 false);
 }
 
+bool StreamSuggester::perThreadIsTarget(const clang::FunctionDecl &function,
+                                        const FunctionOperations &ops) {
+  for (const StreamOperation &op : ops.operations)
+    if (op.effect == OperationEffect::Enqueue && op.stream.kind == OrderingStream::Legacy)
+      if (suggest(function, *op.node))
+        return false;
+  return true;
+}
+
 } // namespace streamlint

@@ -6,6 +6,8 @@
 // TU's code (for a member stream, the class's methods) runs on. Only when
 // none is in evidence do checks fall back to advising cudaStreamPerThread.
 
+#include "analyzer/analysis/StreamOperations.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
@@ -43,6 +45,13 @@ public:
   /// Nullopt when no single stream is in evidence (say so instead of guessing).
   std::optional<SuggestedStream> suggest(const clang::FunctionDecl &function,
                                          const clang::Stmt &site);
+
+  /// Whether the fixes that move `function`'s legacy-stream work, or make its
+  /// synchronous copies Async, target the per-thread default stream
+  /// (docs/fixes.md, rule 10): no legacy-stream operation among `ops` (the
+  /// function's) has a stream to suggest, so default-stream and device-sync
+  /// agree on the target.
+  bool perThreadIsTarget(const clang::FunctionDecl &function, const FunctionOperations &ops);
 
 private:
   struct Uses;

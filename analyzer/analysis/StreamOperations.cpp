@@ -260,7 +260,8 @@ private:
                                         : eventStreams_.end();
       if (recorded != eventStreams_.end()) {
         op.effect = OperationEffect::HostWaitsStream;
-        op.stream = recorded->second;
+        op.stream = recorded->second.first;
+        op.recordedBy = recorded->second.second;
         op.blocking = blockingFor(op.stream);
       }
       return op;
@@ -279,7 +280,7 @@ private:
     if (info && info->event == api::EventUse::Records &&
         unsigned(info->eventIndex) < call.getNumArgs())
       if (const clang::Decl *event = variableOf(call.getArg(info->eventIndex)))
-        eventStreams_[event] = op.stream;
+        eventStreams_[event] = {op.stream, &call};
     return op;
   }
 
@@ -309,7 +310,7 @@ private:
   unsigned depth_;
   std::vector<StreamOperation> operations_;
   std::set<const clang::Stmt *> skipped_;
-  std::map<const clang::Decl *, OrderingStream> eventStreams_;
+  std::map<const clang::Decl *, std::pair<OrderingStream, const clang::Stmt *>> eventStreams_;
 };
 
 /// Finds the calls creating `stream` (the table's StreamLifecycle::Creates

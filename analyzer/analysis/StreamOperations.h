@@ -42,6 +42,9 @@ struct StreamOperation {
   OrderingStream stream;
   StreamBlocking blocking = StreamBlocking::Unknown; ///< of `stream`
   bool hostWaits = false; ///< Enqueue the host waits for (cudaMemcpy to host)
+  /// A wait for an event (cudaEventSynchronize): the record it waits for,
+  /// whose stream `stream` is; a fix that moves that record moves the wait.
+  const clang::Stmt *recordedBy = nullptr;
   /// Enclosing statements that may skip or repeat it (if/switch branches,
   /// loop bodies, ?: arms, && and || right sides), innermost first.
   std::vector<const clang::Stmt *> conditions;

@@ -27,6 +27,8 @@ import sys
 # The reason a fix stays a suggestion, in a few words (first match wins).
 REASONS = [
     ("target stream destroyed before", r"is destroyed \(cudaStreamDestroy"),
+    ("per-thread stream: the program creates no stream", r"the program creates no stream"),
+    ("per-thread stream: the program starts host threads", r"the program starts host threads"),
     ("every caller passes the legacy stream", r"passes the legacy stream \(0\)"),
     ("no single stream in use", r"no single stream is in use"),
     ("legacy stream spelled out", r"if the legacy stream's synchronization is not intended"),

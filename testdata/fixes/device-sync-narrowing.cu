@@ -82,13 +82,14 @@ void copyAfterLegacy(float *d, float *h, cudaStream_t s) {
   cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // applied
 }
 
-// Legacy-stream work after the work on s: nothing on s waits for it, and the
-// legacy copy did.
+// Legacy-stream work after the work on s: the Async copy on s waits for it
+// (s is blocking: every caller passes a stream made by cudaStreamCreate), and
+// waiting for s then waits for both.
 void copyBeforeLegacy(float *d, float *h, cudaStream_t s) {
   cudaDeviceSynchronize();
   part<<<1, 1, 0, s>>>(d, 0);
   part<<<1, 1>>>(d, 1);
-  cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // not applied: the host would no longer wait for the kernel launch at line 90 (legacy default stream)
+  cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // applied
 }
 
 // Every caller passes the legacy stream for s: the copy would stay on it, so
@@ -97,6 +98,15 @@ void copyLegacyCaller(float *d, float *h, cudaStream_t s) {
   cudaDeviceSynchronize();
   part<<<1, 1, 0, s>>>(d, 0);
   cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // not applied: every caller of 'copyLegacyCaller' passes the legacy stream (0) for 's'
+}
+
+// The same on a non-blocking stream: the copy on it would not wait for the
+// legacy launch, which the legacy copy did.
+void copyBeforeLegacyNonBlocking(float *d, float *h, cudaStream_t quiet) {
+  cudaDeviceSynchronize();
+  part<<<1, 1, 0, quiet>>>(d, 0);
+  part<<<1, 1>>>(d, 1);
+  cudaMemcpy(h, d, sizeof(float), cudaMemcpyDeviceToHost); // not applied: the host would no longer wait for the kernel launch at line 108 (legacy default stream)
 }
 
 int main() {
@@ -118,6 +128,7 @@ int main() {
     copyAfterLegacy(d, h, s);
     copyBeforeLegacy(d, h, s);
     copyLegacyCaller(d, h, 0);
+    copyBeforeLegacyNonBlocking(d, h, side);
   }
   cudaDeviceSynchronize();
   for (int i = 0; i < 4; ++i)

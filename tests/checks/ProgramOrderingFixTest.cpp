@@ -131,7 +131,8 @@ INSTANTIATE_TEST_SUITE_P(Testdata, ProgramOrderingFix, ::testing::ValuesIn(progr
 
 TEST(ProgramOrderingFixSuite, HasThePrograms) {
   std::vector<std::string> found = programs();
-  for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls"})
+  for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls", "per-thread",
+                           "per-thread-refused", "per-thread-no-stream"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
 }
 
@@ -170,6 +171,11 @@ TEST(OrderingFacts, JsonRoundTrips) {
   one.waits.push_back(TextEdit{"/p/a.cu", 10, 0, "cudaStreamSynchronize(s);\n", {}, {}, "d"});
   fix.cases.push_back(one);
   facts.fixes.push_back(fix);
+  fix.firstEdit.column = 30;
+  fix.perThreadTarget = true;
+  facts.fixes.push_back(fix);
+  facts.streamCreations.push_back("cudaStreamCreate at main.cu:12");
+  facts.hostThreads.push_back("pthread_create at main.cu:21");
 
   std::string text = ordering::toJsonText(facts);
   ordering::OrderingFacts back;
@@ -179,6 +185,11 @@ TEST(OrderingFacts, JsonRoundTrips) {
   ASSERT_EQ(back.calls.size(), 1u);
   EXPECT_EQ(back.calls[0].streams.at(1).parameter, 1);
   EXPECT_EQ(back.fixes[0].cases[0].blocking, ordering::Blocking::NonBlocking);
+  ASSERT_EQ(back.fixes.size(), 2u);
+  EXPECT_FALSE(back.fixes[0].perThreadTarget);
+  EXPECT_TRUE(back.fixes[1].perThreadTarget);
+  EXPECT_EQ(back.streamCreations, facts.streamCreations);
+  EXPECT_EQ(back.hostThreads, facts.hostThreads);
 
   // A damaged part is an error that says so, not facts made up.
   EXPECT_FALSE(ordering::fromJsonText("{\"calls\": 3}", back, error));

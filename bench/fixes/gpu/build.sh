@@ -5,7 +5,7 @@
 cd "$(dirname "$0")"; D=$PWD; mkdir -p bin logs
 # built at the same absolute path as on the development host, so the debug
 # info's paths match the sources streamlint analyzes there
-G=/work/scratch/h25d/gpu-src; mkdir -p $G
+G=${GPU_SRC:-/work/scratch/h25d/gpu-src}; mkdir -p $G
 while IFS='|' read -r name sources flags; do
   case "$name" in ''|'#'*) continue ;; esac
   flags=${flags//@INC@/$D/inc}

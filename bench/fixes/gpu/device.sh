@@ -5,8 +5,8 @@
 cd "$(dirname "$0")"; D=$PWD; T0=$(date +%s)
 REPS=${REPS:-2}; LIMIT=${LIMIT:-470}   # seconds from the start for the runs
 { nvidia-smi -L; nvidia-smi --query-gpu=driver_version --format=csv,noheader; date -u; } > $OUT/table.txt 2>&1
-bash data/gen.sh >> $OUT/table.txt 2>&1 &
-[ -s build.txt ] && { timeout 200 bash build.sh >> $OUT/table.txt 2>&1; tail -n 3 logs/*.log > $OUT/nvcc.txt 2>&1; }
+{ [ -f data/gen.sh ] && bash data/gen.sh; } >> $OUT/table.txt 2>&1 &
+[ -s build.txt ] && { GPU_SRC=$(cat gpu-src.txt 2>/dev/null) timeout 200 bash build.sh >> $OUT/table.txt 2>&1; tail -n 3 logs/*.log > $OUT/nvcc.txt 2>&1; }
 wait; date -u >> $OUT/table.txt
 # only cases whose two binaries exist
 cp cases.tsv cases.all.tsv
