@@ -11,6 +11,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <functional>
+#include <tuple>
 
 using namespace clang::ast_matchers;
 
@@ -134,47 +135,149 @@ void AllocInLoopCheck::checkCall(const reach::CallSite &site) {
 /// stream-ordered suggestion; a note says why there is no fix. The buffers
 /// of one loop whose fixes apply move in one fix, the same on each of their
 /// findings (--fix applies identical edits once): separate fixes would each
-/// insert before and after the loop, at the same offsets, and conflict.
+/// insert before and after the loop, at the same offsets, and conflict. In
+/// a template, the findings of the pattern and of each instantiation are one
+/// finding after deduplication, so they carry that same fix too.
 void AllocInLoopCheck::addFixes(const reach::CallSite &alloc, Finding &finding) const {
   std::string why;
   const reach::CallSite *free = matchingFree(alloc, why);
-  if (free) {
-    LoopAllocationFix planned = planLoopAllocationFix(context(), *reach_, alloc, *free);
-    if (planned.fix && planned.fix->applicable)
-      planned.fix = combinedLoopFix(loopFixes(alloc.loops.front()));
-    if (planned.fix)
-      finding.fixes.push_back(std::move(*planned.fix));
-    why = planned.refusal;
+  const LoopPlan &plan = loopPlan(alloc.loops.front());
+  auto known = plan.byAllocation.find(alloc.expr->getBeginLoc().getRawEncoding());
+  LoopAllocationFix planned;
+  if (known != plan.byAllocation.end())
+    planned = known->second;
+  else if (free)
+    planned = planLoopAllocationFix(context(), *reach_, alloc, *free);
+  else
+    planned.refusal = why;
+  if (planned.fix)
+    finding.fixes.push_back(std::move(*planned.fix));
+  why = planned.refusal;
+  if (free)
     if (std::optional<FixIt> fix = asyncFix(alloc, *free))
       finding.fixes.push_back(std::move(*fix));
-  }
   if (!why.empty())
     finding.related.push_back({context().point(alloc.expr->getBeginLoc()),
                                "no fix moves this allocation out of the loop: " + why});
 }
 
-/// The applicable fixes of the buffers allocated and freed in `loop`'s own
-/// iterations, in source order.
-std::vector<FixIt> AllocInLoopCheck::loopFixes(const clang::Stmt *loop) const {
-  std::vector<const reach::CallSite *> allocations;
-  for (const reach::CallSite *site : reach_->callsInLoop(loop))
-    if (!site->loops.empty() && site->loops.front() == loop &&
-        (kindsOf(*site) & reach::Allocates))
-      allocations.push_back(site);
-  llvm::sort(allocations, [&](const reach::CallSite *a, const reach::CallSite *b) {
-    return context().sources().isBeforeInTranslationUnit(a->expr->getBeginLoc(),
-                                                         b->expr->getBeginLoc());
-  });
-  std::vector<FixIt> fixes;
-  for (const reach::CallSite *site : allocations) {
-    std::string unused;
-    if (const reach::CallSite *free = matchingFree(*site, unused)) {
-      LoopAllocationFix planned = planLoopAllocationFix(context(), *reach_, *site, *free);
-      if (planned.fix && planned.fix->applicable)
-        fixes.push_back(std::move(*planned.fix));
+std::vector<const clang::Stmt *> AllocInLoopCheck::loopCopies(const clang::Stmt *loop,
+                                                              bool &uninstantiated) const {
+  std::vector<const clang::Stmt *> instantiated, patterns;
+  for (const reach::CallSite &site : reach_->calls())
+    for (const clang::Stmt *copy : site.loops) {
+      if (copy->getBeginLoc() != loop->getBeginLoc() || copy->getEndLoc() != loop->getEndLoc())
+        continue;
+      auto &copies = site.caller && site.caller->isDependentContext() ? patterns : instantiated;
+      if (!llvm::is_contained(copies, copy))
+        copies.push_back(copy);
+    }
+  uninstantiated = instantiated.empty() && !patterns.empty();
+  return instantiated.empty() ? patterns : instantiated;
+}
+
+namespace {
+
+/// `typed<int>` for an instantiation, the name otherwise.
+std::string nameWithArguments(const clang::FunctionDecl &function) {
+  std::string name;
+  llvm::raw_string_ostream stream(name);
+  function.getNameForDiagnostic(stream, function.getASTContext().getPrintingPolicy(),
+                                /*Qualified=*/false);
+  return name;
+}
+
+bool sameEdits(const FixIt &a, const FixIt &b) {
+  return a.edits.size() == b.edits.size() &&
+         std::equal(a.edits.begin(), a.edits.end(), b.edits.begin(),
+                    [](const TextEdit &x, const TextEdit &y) {
+                      return std::tie(x.file, x.offset, x.length, x.replacement) ==
+                             std::tie(y.file, y.offset, y.length, y.replacement);
+                    });
+}
+
+std::string markedNotApplied(FixIt &fix, const std::string &why) {
+  std::string description = fix.description;
+  size_t tail = description.find("; not applied by --fix: ");
+  if (tail != std::string::npos)
+    description.resize(tail);
+  return description + "; not applied by --fix: " + why;
+}
+
+} // namespace
+
+/// Each allocation of the loop is planned in every copy of the loop; the
+/// first copy's plan is what its findings show, applicable only when it
+/// applies, with the same edits, in every copy (a template's pattern does
+/// not count when an instantiation exists: calls that depend on the
+/// template's parameters are resolved only there; a template this TU never
+/// instantiates gets suggestions only, for the same reason).
+const AllocInLoopCheck::LoopPlan &AllocInLoopCheck::loopPlan(const clang::Stmt *loop) const {
+  auto [found, inserted] = loopPlans_.try_emplace(
+      {loop->getBeginLoc().getRawEncoding(), loop->getEndLoc().getRawEncoding()});
+  LoopPlan &plan = found->second;
+  if (!inserted)
+    return plan;
+  bool uninstantiated = false;
+  std::vector<const clang::Stmt *> copies = loopCopies(loop, uninstantiated);
+  struct Allocation {
+    clang::SourceLocation at;
+    unsigned applicable = 0; // copies where its fix applies with the first copy's edits
+    std::string refused;     // why another copy refuses it
+  };
+  std::map<unsigned, Allocation> allocations;
+  for (const clang::Stmt *copy : copies)
+    for (const reach::CallSite *site : reach_->callsInLoop(copy)) {
+      if (site->loops.front() != copy || !(kindsOf(*site) & reach::Allocates))
+        continue;
+      unsigned raw = site->expr->getBeginLoc().getRawEncoding();
+      LoopAllocationFix planned;
+      if (const reach::CallSite *free = matchingFree(*site, planned.refusal))
+        planned = planLoopAllocationFix(context(), *reach_, *site, *free);
+      auto [first, isFirst] = plan.byAllocation.try_emplace(raw, planned);
+      Allocation &allocation = allocations[raw];
+      allocation.at = site->expr->getBeginLoc();
+      bool applies = planned.fix && planned.fix->applicable && first->second.fix &&
+                     sameEdits(*first->second.fix, *planned.fix);
+      allocation.applicable += applies;
+      if (!applies && allocation.refused.empty() && copies.size() > 1 && site->caller) {
+        std::string why = planned.refusal;
+        if (planned.fix) {
+          size_t tail = planned.fix->description.find("not applied by --fix: ");
+          why = tail == std::string::npos ? "its edits differ"
+                                          : planned.fix->description.substr(tail + 22);
+        }
+        allocation.refused = "in '" + nameWithArguments(*site->caller) + "': " + why;
+      }
+    }
+  std::vector<std::pair<clang::SourceLocation, FixIt>> moved;
+  for (auto &[raw, allocation] : allocations) {
+    std::optional<FixIt> &fix = plan.byAllocation[raw].fix;
+    if (!fix || !fix->applicable)
+      continue;
+    if (uninstantiated) {
+      fix->applicable = false;
+      fix->description = markedNotApplied(
+          *fix, "the function is a template this file never instantiates, so its calls "
+                "that depend on template parameters are not known");
+    } else if (allocation.applicable != copies.size()) {
+      fix->applicable = false;
+      fix->description = markedNotApplied(*fix, allocation.refused);
+    } else {
+      moved.emplace_back(allocation.at, *fix);
     }
   }
-  return fixes;
+  llvm::sort(moved, [&](const auto &a, const auto &b) {
+    return context().sources().isBeforeInTranslationUnit(a.first, b.first);
+  });
+  std::vector<FixIt> fixes;
+  for (auto &[at, fix] : moved)
+    fixes.push_back(std::move(fix));
+  FixIt combined = combinedLoopFix(fixes);
+  for (auto &[raw, allocation] : allocations)
+    if (std::optional<FixIt> &fix = plan.byAllocation[raw].fix; fix && fix->applicable)
+      fix = combined;
+  return plan;
 }
 
 const reach::CallSite *AllocInLoopCheck::matchingFree(const reach::CallSite &alloc,

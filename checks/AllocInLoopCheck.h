@@ -7,6 +7,9 @@
 
 #include "analyzer/reach/TranslationUnitReach.h"
 
+#include "llvm/ADT/DenseSet.h"
+
+#include <map>
 #include <optional>
 
 namespace streamlint {
@@ -27,8 +30,19 @@ private:
   /// The free matching `alloc` in the same iteration, or nullptr and why.
   const reach::CallSite *matchingFree(const reach::CallSite &alloc, std::string &why) const;
   void addFixes(const reach::CallSite &alloc, Finding &finding) const;
-  /// The applicable fixes of `loop`'s buffers, in source order.
-  std::vector<FixIt> loopFixes(const clang::Stmt *loop) const;
+  /// What each finding of one loop carries: the buffers whose fix applies
+  /// in every copy of the loop this TU analyzes (each instantiation of a
+  /// template) move in one fix, the same on each of their findings; the
+  /// others keep their own fix as a suggestion, or their note. The same for
+  /// every copy, since the findings of a template's copies are one finding.
+  struct LoopPlan {
+    std::map<unsigned, LoopAllocationFix> byAllocation; // raw location -> fix
+  };
+  const LoopPlan &loopPlan(const clang::Stmt *loop) const;
+  /// `loop` in each instantiation of its function (itself outside templates;
+  /// the pattern's only when nothing instantiates it).
+  std::vector<const clang::Stmt *> loopCopies(const clang::Stmt *loop,
+                                              bool &uninstantiated) const;
   std::optional<FixIt> asyncFix(const reach::CallSite &alloc,
                                 const reach::CallSite &free) const;
 
@@ -36,6 +50,7 @@ private:
   const std::string extraFreeFunctions_;
   const llvm::StringSet<> extraAlloc_, extraFree_;
   reach::TranslationUnitReach *reach_ = nullptr;
+  mutable std::map<std::pair<unsigned, unsigned>, LoopPlan> loopPlans_;
 };
 
 } // namespace streamlint

@@ -1,6 +1,7 @@
 #include "checks/AllocInLoopWaits.h"
 
 #include "analyzer/analysis/SingleRunLoop.h"
+#include "analyzer/analysis/StandardLibraryCalls.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "checks/AllocInLoopLifetime.h"
 #include "api/CudaApiTable.h"
@@ -133,6 +134,17 @@ Operation classify(const reach::CallSite &site, const clang::Stmt *top,
     return {Operation::Work, "", "the call of '" + site.name + "'" + line, op.at};
   if (site.opaque && libraryDoingWork(site.name))
     return {Operation::Work, "", "the library call '" + site.name + "'" + line, op.at};
+  // Opaque: a system header's function, or a virtual call (any overrider).
+  const clang::FunctionDecl *callee = site.call->getDirectCallee();
+  const clang::SourceManager &sm = context.sources();
+  bool system = callee && sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation()));
+  if (site.opaque && !system)
+    return {Operation::Work, "", "the virtual call of '" + site.name + "'" + line, op.at};
+  // The C and C++ libraries do no device work, unless they call the
+  // program's code they are given (a lambda, a functor, a function pointer).
+  if (site.opaque && passesProgramCallable(*site.call, sm))
+    return {Operation::Work, "", "the call of '" + site.name + "' with code of the program" + line,
+            op.at};
   return op;
 }
 

@@ -1,6 +1,7 @@
 #include "checks/PinnedCopyWaits.h"
 
 #include "analyzer/analysis/SingleRunLoop.h"
+#include "analyzer/analysis/StandardLibraryCalls.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "api/CudaApiTable.h"
 
@@ -50,6 +51,8 @@ const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt) {
 /// (enums), literals and integers, and its body reads no global variable of
 /// the program, so it cannot read memory the device writes.
 bool isStatusCheck(const clang::CallExpr *call, const clang::FunctionDecl *callee) {
+  if (llvm::isa<clang::CXXMemberCallExpr>(call))
+    return false; // the object's memory is not among the arguments
   for (const clang::Expr *arg : call->arguments()) {
     const clang::Expr *bare = arg->IgnoreParenImpCasts();
     bool literal = llvm::isa<clang::StringLiteral, clang::IntegerLiteral, clang::PredefinedExpr,
@@ -72,6 +75,15 @@ bool isStatusCheck(const clang::CallExpr *call, const clang::FunctionDecl *calle
   } globals;
   globals.TraverseStmt(definition->getBody());
   return !globals.found;
+}
+
+/// A string literal, a null pointer, or a choice between such (`c ? "a" : "b"`).
+bool isLiteralText(const clang::Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto *choice = llvm::dyn_cast<clang::ConditionalOperator>(e))
+    return isLiteralText(choice->getTrueExpr()) && isLiteralText(choice->getFalseExpr());
+  return llvm::isa<clang::StringLiteral>(e) || llvm::isa<clang::CXXNullPtrLiteralExpr>(e) ||
+         llvm::isa<clang::GNUNullExpr>(e);
 }
 
 /// One copy: what runs after it, until a wait for its stream.
@@ -205,6 +217,11 @@ private:
       return block(e, "a lambda");
     if (const auto *call = llvm::dyn_cast<clang::CallExpr>(e))
       return this->call(call);
+    // The fix turns `delete[] buffer` into cudaFreeHost, which waits (as
+    // free(buffer) below).
+    if (const auto *release = llvm::dyn_cast<clang::CXXDeleteExpr>(e))
+      if (mentions(release->getArgument(), buffer_))
+        return Flow::Waited;
     if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(e))
       if (unary->getOpcode() == clang::UO_Deref)
         if (Flow flow = dereference(unary->getSubExpr(), e); flow != Flow::Clean)
@@ -252,6 +269,9 @@ private:
     if (llvm::isa<clang::CUDAKernelCallExpr>(call))
       return mentions(call, buffer_) ? block(call, "a kernel receives the buffer") : Flow::Clean;
     const clang::FunctionDecl *callee = call->getDirectCallee();
+    if (callee && !callee->getIdentifier() &&
+        isSelfContainedLibraryCall(*call, context_.sources()))
+      return libraryCall(call, callee->getNameAsString()); // operator<<, operator-
     if (!callee || !callee->getIdentifier())
       return block(call, "a call the analysis cannot see");
     llvm::StringRef name = callee->getName();
@@ -283,10 +303,41 @@ private:
     if (name == "printf" || name == "fprintf" || name == "puts" || name == "fputs" ||
         name == "putchar" || name == "fflush")
       return Flow::Clean;
+    if (isSelfContainedLibraryCall(*call, context_.sources()))
+      return libraryCall(call, name);
     if (isStatusCheck(call, callee))
       return Flow::Clean;
     return block(call, "the host calls '" + name.str() + "', which could read memory the "
                                                         "device writes,");
+  }
+
+  /// A standard library function that runs no code of the program reads
+  /// and writes only what it is given: each pointer must reach memory known
+  /// pageable (a string literal, malloc or new, a stack array), each object
+  /// only the library's own memory (reachesOnlyLibraryMemory).
+  Flow libraryCall(const clang::CallExpr *call, llvm::StringRef name) {
+    for (const clang::Expr *argument : argumentsWithObject(*call)) {
+      if (mentions(argument, buffer_))
+        return block(call, "the host passes '" + buffer_->getNameAsString() + "' to '" +
+                               name.str() + "'");
+      if (Flow flow = expression(argument); flow != Flow::Clean)
+        return flow;
+      clang::QualType type = argument->getType().getNonReferenceType();
+      if (namesStandardFunction(*argument, context_.sources()))
+        continue; // std::endl
+      if (type->isPointerType() || type->isArrayType()) {
+        if (isLiteralText(argument))
+          continue;
+        if (type->isPointerType() &&
+            provenance_.of(argument, call, function_).kind == MemoryKind::Pageable)
+          continue;
+        return block(call, "the host passes memory the device may write to '" + name.str() + "'");
+      }
+      if (!reachesOnlyLibraryMemory(type, context_.sources()))
+        return block(call, "the host passes an object that may hold memory the device "
+                           "writes to '" + name.str() + "'");
+    }
+    return Flow::Clean;
   }
 
 public:

@@ -3,6 +3,7 @@
 // direction) come from the API table (api/CudaApiTable.h); stream arguments
 // from StreamResolution.
 #include "analyzer/analysis/StreamOperations.h"
+#include "analyzer/analysis/StandardLibraryCalls.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "api/CudaApiTable.h"
@@ -156,21 +157,37 @@ private:
           api::isLibrarySetUpCall(name) ? OperationEffect::Neutral : OperationEffect::Opaque;
       return op;
     }
-    if (system)
-      return op; // the C and C++ libraries: no CUDA work
-    op.what = "call of '" + callee->getNameAsString() + "'";
-    const clang::FunctionDecl *definition = callee->getDefinition();
-    if (!definition || !definition->hasBody() || depth_ >= 4) {
-      op.effect = OperationEffect::Opaque;
+    if (system) {
+      // The C and C++ libraries do no CUDA work, unless they call code of
+      // the program they are given (std::for_each(..., lambda), qsort's
+      // comparator, a std::thread's function).
+      bool unresolved = false;
+      for (const clang::FunctionDecl *callable : programCallables(call, sm, unresolved))
+        unresolved |= !doesNothingForOrdering(*callable);
+      if (unresolved) {
+        op.what = "call of '" + callee->getNameAsString() + "' with code of the program";
+        op.effect = OperationEffect::Opaque;
+      }
       return op;
     }
-    FunctionOperations inner;
+    op.what = "call of '" + callee->getNameAsString() + "'";
+    if (!doesNothingForOrdering(*callee))
+      op.effect = OperationEffect::Opaque;
+    return op;
+  }
+
+  /// Whether `function`'s body (defined here, within the depth limit) has
+  /// no operation but its return.
+  bool doesNothingForOrdering(const clang::FunctionDecl &function) {
+    const clang::FunctionDecl *definition = function.getDefinition();
+    if (!definition || !definition->hasBody() || depth_ >= 4)
+      return false;
     OperationCollector collector(*definition, ast_, perThread_, depth_ + 1);
     collector.TraverseStmt(definition->getBody());
     for (const StreamOperation &innerOp : collector.take())
       if (innerOp.effect != OperationEffect::Return)
-        op.effect = OperationEffect::Opaque;
-    return op;
+        return false;
+    return true;
   }
 
   /// Library calls that take their stream as an argument (cuBLASLt, NCCL:

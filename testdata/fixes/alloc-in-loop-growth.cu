@@ -23,6 +23,24 @@ __global__ void fill(float *d, int n) {
     d[i] = float(i);
 }
 
+// A template (HeCBench storeKVCache): 'k' has a type of its own, 'indices'
+// depends on T, so the template's pattern sees only k's cudaMalloc. Both
+// findings carry the one fix of the instantiations (both buffers), and both
+// instantiations allow it.
+template <typename T> void typed(unsigned rounds) {
+  float *k = nullptr;
+  T *indices = nullptr;
+  for (unsigned batch = 1; batch <= rounds; batch *= 2) {
+    CHECK(cudaMalloc(&k, batch * sizeof(float))); // applied
+    CHECK(cudaMalloc(&indices, batch * sizeof(T))); // applied
+    fill<<<1, 256>>>(k, int(batch));
+    CHECK(cudaMemcpy(indices, k, sizeof(float), cudaMemcpyDeviceToDevice));
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaFree(k));
+    CHECK(cudaFree(indices));
+  }
+}
+
 int main() {
   float *d = nullptr;
   float last = 0;
@@ -39,6 +57,8 @@ int main() {
     h[count - 1] = last;
     cudaFreeHost(h);
   }
+  typed<int>(64);
+  typed<double>(64);
   printf("%g\n", last);
   return 0;
 }

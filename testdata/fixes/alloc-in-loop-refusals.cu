@@ -149,3 +149,66 @@ void resets(int n) {
     cudaDeviceReset();
   }
 }
+
+// A template whose instantiations disagree: abs(T) is the C library's for
+// int (no device work) and the program's own for Counter (a launch that only
+// the free waits for). The loop's one fix must hold in both.
+struct Counter {
+  int value;
+};
+int abs(Counter c) {
+  step<<<1, 1>>>(kept[0]);
+  return c.value;
+}
+template <typename T> void mixed(int n) {
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 256); // not applied: in 'mixed<Counter>': cudaFree waits for all device work every iteration, and nothing else in the loop waits for the call of 'abs'
+    cudaDeviceSynchronize();
+    abs(T{1});
+    cudaFree(d);
+  }
+}
+template void mixed<int>(int);
+template void mixed<Counter>(int);
+
+// A template this file never instantiates: a call that depends on T (here
+// 'abs') is resolved only in an instantiation, so nothing here is known.
+template <typename T> void neverInstantiated(int n) {
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 256); // not applied: the function is a template this file never instantiates
+    cudaDeviceSynchronize();
+    abs(T{1});
+    cudaFree(d);
+  }
+}
+
+// Work the free waited for, issued by code the loop hands a standard
+// algorithm (the lambda launches), or by a virtual call (any overrider may
+// launch).
+#include <algorithm>
+
+void throughAlgorithm(int n, float *values) {
+  cudaDeviceSynchronize();
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 256); // not applied: nothing else in the loop waits for the call of 'for_each' with code of the program
+    std::for_each(values, values + 1, [&](float &) { step<<<1, 1>>>(d); });
+    cudaFree(d);
+  }
+}
+
+struct Stage {
+  virtual void run(float *d) = 0;
+};
+
+void throughVirtual(int n, Stage &stage) {
+  cudaDeviceSynchronize();
+  float *d = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaMalloc(&d, 256); // not applied: nothing else in the loop waits for the virtual call of 'run'
+    stage.run(d);
+    cudaFree(d);
+  }
+}

@@ -57,3 +57,40 @@ void useOnce(float *device, size_t n, cudaStream_t stream) {
   cudaMemcpyAsync(device, once, n, cudaMemcpyHostToDevice, stream); // no fix: is not one malloc or new[] whose pointer one variable holds
   cudaStreamSynchronize(stream);
 }
+
+// Standard library calls that may touch memory the device writes: one given
+// the program's code ('bump' may read anything), one reading through a
+// pointer of unknown origin (a parameter: it may be pinned or managed memory
+// earlier work on the stream writes), one given a container (its elements may
+// be such memory).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+void bump(float &v);
+
+void libraryCallback(float *device, float *values, size_t n, cudaStream_t stream) {
+  float *h = (float *)malloc(n);
+  cudaMemcpyAsync(device, h, n, cudaMemcpyHostToDevice, stream); // not applied: the host calls 'for_each', which could read memory the device writes
+  std::for_each(values, values + 4, bump);
+  cudaStreamSynchronize(stream);
+  free(h);
+}
+
+bool libraryPointer(float *device, const char *mode, size_t n, cudaStream_t stream) {
+  float *h = (float *)malloc(n);
+  cudaMemcpyAsync(device, h, n, cudaMemcpyHostToDevice, stream); // not applied: the host passes memory the device may write to 'strcmp'
+  bool chol = strcmp(mode, "chol") == 0;
+  cudaStreamSynchronize(stream);
+  free(h);
+  return chol;
+}
+
+size_t libraryContainer(float *device, std::vector<float> &values, size_t n, cudaStream_t stream) {
+  float *h = (float *)malloc(n);
+  cudaMemcpyAsync(device, h, n, cudaMemcpyHostToDevice, stream); // not applied: the host passes an object that may hold memory the device writes to 'size'
+  size_t count = values.size();
+  cudaStreamSynchronize(stream);
+  free(h);
+  return count;
+}
