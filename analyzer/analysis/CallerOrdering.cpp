@@ -396,6 +396,11 @@ private:
         name == "CreateThread")
       return callee.getDeclContext()->getRedeclContext()->isTranslationUnit() ||
              callee.isExternC();
+    // OpenMP's runtime (omp_get_thread_num, omp_set_num_threads): the
+    // program runs parallel regions, whether or not this command parses
+    // their directives (CMake may add -fopenmp to some builds only).
+    if (name.starts_with("omp_") && callee.getDeclContext()->getRedeclContext()->isTranslationUnit())
+      return true;
     return name == "async" && callee.isInStdNamespace();
   }
 

@@ -149,6 +149,8 @@ std::string perThreadFixAt(const std::string &source, unsigned line,
   AnalysisResult result = analyzeForTest(entriesFor({file.string()}, runArgs, CudaEnvironment::Stub),
                                          "-*,default-stream", {});
   fs::remove_all(directory);
+  applicable = false;
+  EXPECT_TRUE(result.problems.empty()) << "input does not compile:\n" << source;
   for (const Finding &finding : result.findings)
     if (finding.location.line == line && !finding.fixes.empty()) {
       applicable = finding.fixes.front().applicable;
@@ -164,6 +166,7 @@ void step(float *d) {
   twice<<<1, 64>>>(d);
   cudaDeviceSynchronize();
 }
+DECL
 int main() {
   float *d, h[64];
   cudaMalloc(&d, 256);
@@ -176,9 +179,10 @@ int main() {
 }
 )";
 
-std::string programWith(const std::string &mark) {
+std::string programWith(const std::string &mark, const std::string &declarations = "") {
   std::string text = ProgramWithThreads;
   text.replace(text.find("MARK"), 4, mark);
+  text.replace(text.find("DECL"), 4, declarations);
   return text;
 }
 
@@ -202,6 +206,12 @@ TEST(PerThreadTarget, HostThreadsThatMayRunCudaWorkRefuseIt) {
   EXPECT_FALSE(applicable) << thread;
   EXPECT_NE(thread.find("the program starts host threads (std::thread at main.cu:"),
             std::string::npos) << thread;
+  // OpenMP's runtime called where this command parses no directive.
+  std::string runtime = perThreadFixAt(
+      programWith("sum = omp_get_max_threads();", "extern \"C\" int omp_get_max_threads(void);"), 5, {},
+      applicable);
+  EXPECT_FALSE(applicable) << runtime;
+  EXPECT_NE(runtime.find("omp_get_max_threads at main.cu:"), std::string::npos) << runtime;
   // Without any: applied (the same function, the same callers).
   std::string none = perThreadFixAt(programWith(""), 5, {}, applicable);
   EXPECT_TRUE(applicable) << none;
