@@ -69,6 +69,10 @@ std::string hostShimHeaderText(const Toolchain &toolchain) {
       "// clang's CUDA headers do not.\n"
       "#pragma once\n"
       "#if defined(__cplusplus) && defined(__CUDA__)\n"
+      "// nvcc defines __CUDACC__ as 1; clang's wrapper leaves it empty, and\n"
+      "// `#if __CUDACC__` (NCCL's device headers) is then an error.\n"
+      "#undef __CUDACC__\n"
+      "#define __CUDACC__ 1\n"
       "// Standard headers nvcc's CRT includes (isfinite, clock, memcpy...).\n";
   for (const std::string &header : crtSystemHeaders(toolchain.cudaPath))
     text += "#include <" + header + ">\n";

@@ -142,6 +142,7 @@ TEST(ToolkitShims, ShimHeaderCarriesAllThree) {
   toolchain.clangResourceDir = clang.path();
   std::string text = hostShimHeaderText(toolchain);
   EXPECT_NE(text.find("#include <time.h>\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("#undef __CUDACC__\n#define __CUDACC__ 1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("host)) int min(const int a, const int b)"), std::string::npos) << text;
   EXPECT_NE(text.find("__attribute__((device)) void __stcg(int *ptr, int value);"),
             std::string::npos) << text;

@@ -92,6 +92,9 @@ constexpr const char *kNvccEnvironment = R"(#include <cuda_runtime.h>
 #include <omp.h>   // gcc's own include directory, found by nvcc's host compiler
 static_assert(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10 == CUDA_VERSION,
               "nvcc's version macros, read from the toolkit in use");
+#if __CUDACC__ != 1   // nvcc's value; NCCL's device headers test `#if __CUDACC__`
+#error "__CUDACC__ is not 1"
+#endif
 __global__ void store(float *out, float4 *out4, double *outd, float value) {
   __stcs(out, value);                       // float overloads clang lacks
   __stcg(out + 1, value);
