@@ -12,6 +12,9 @@
 #include <set>
 
 namespace streamlint {
+namespace api {
+struct ApiInfo;
+}
 
 /// Flags kernel launches and runtime calls whose stream is provably the
 /// legacy default stream, and calls that take a `cudaStream_t s = 0` default.
@@ -27,6 +30,9 @@ public:
   static constexpr const char *PyTorchExtensionSites = "pytorch-extension";
 
 private:
+  /// Stream-ordered runtime calls whose stream argument decides which work
+  /// they wait for. cudaStreamSynchronize(0) belongs to device-sync.
+  static bool takesStreamArgument(const api::ApiInfo &info);
   /// What "default stream" means at one site, and whether to say anything.
   enum class Verdict { Quiet, LegacyWarning, PerThreadNote };
   Verdict verdict(StreamKind kind, const clang::FunctionDecl *callee) const;

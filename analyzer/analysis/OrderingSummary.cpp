@@ -1,4 +1,5 @@
-// Merging, serializing and resolving the ordering facts of OrderingSummary.h.
+// Resolving the conditional fixes of OrderingSummary.h from the program's
+// facts (merged in OrderingFacts.cpp).
 #include "analyzer/analysis/OrderingSummary.h"
 
 #include "llvm/Support/Path.h"
@@ -10,85 +11,13 @@
 
 namespace streamlint::ordering {
 
-const char *blockingName(Blocking blocking) {
-  switch (blocking) {
-  case Blocking::Blocking: return "blocking";
-  case Blocking::NonBlocking: return "non-blocking";
-  case Blocking::Unknown: return "unknown";
-  }
-  return "unknown";
-}
-
 namespace {
 
-std::string pointKey(const SourcePoint &p) {
-  return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
-}
 std::string shortPoint(const SourcePoint &p) {
   return llvm::sys::path::filename(p.file).str() + ":" + std::to_string(p.line);
 }
 
 } // namespace
-
-void OrderingFacts::add(OrderingFacts other) {
-  calls.insert(calls.end(), std::make_move_iterator(other.calls.begin()),
-               std::make_move_iterator(other.calls.end()));
-  functions.insert(functions.end(), std::make_move_iterator(other.functions.begin()),
-                   std::make_move_iterator(other.functions.end()));
-  writes.insert(writes.end(), std::make_move_iterator(other.writes.begin()),
-                std::make_move_iterator(other.writes.end()));
-  addressTaken.insert(addressTaken.end(), other.addressTaken.begin(), other.addressTaken.end());
-  fixes.insert(fixes.end(), std::make_move_iterator(other.fixes.begin()),
-               std::make_move_iterator(other.fixes.end()));
-  streamCreations.insert(streamCreations.end(), other.streamCreations.begin(),
-                         other.streamCreations.end());
-  hostThreads.insert(hostThreads.end(), other.hostThreads.begin(), other.hostThreads.end());
-}
-
-void OrderingFacts::normalize() {
-  // A call in an inline function of a header is seen by every TU that
-  // includes it: the same site, the same facts; the first one stays.
-  auto callKey = [](const OrderedCall &c) { return std::tie(c.callee, c.caller); };
-  std::stable_sort(calls.begin(), calls.end(), [&](const OrderedCall &a, const OrderedCall &b) {
-    return std::make_tuple(a.callee, a.caller, pointKey(a.site)) <
-           std::make_tuple(b.callee, b.caller, pointKey(b.site));
-  });
-  calls.erase(std::unique(calls.begin(), calls.end(),
-                          [&](const OrderedCall &a, const OrderedCall &b) {
-                            return callKey(a) == callKey(b) && pointKey(a.site) == pointKey(b.site);
-                          }),
-              calls.end());
-  // A function defined in several TUs (inline): open if any TU says so.
-  std::map<std::string, OrderedFunction> byUsr;
-  for (OrderedFunction &f : functions) {
-    auto [it, inserted] = byUsr.emplace(f.usr, f);
-    if (!inserted && it->second.openBecause.empty())
-      it->second.openBecause = f.openBecause;
-    if (!inserted && it->second.onlyParameter != f.onlyParameter)
-      it->second.onlyParameter = -1; // the definitions differ: nothing is known
-  }
-  functions.clear();
-  for (auto &[usr, f] : byUsr)
-    functions.push_back(std::move(f));
-  std::stable_sort(writes.begin(), writes.end(), [](const StreamWrite &a, const StreamWrite &b) {
-    return std::make_tuple(a.variable, int(a.value.kind), int(a.value.blocking), a.value.spelled) <
-           std::make_tuple(b.variable, int(b.value.kind), int(b.value.blocking), b.value.spelled);
-  });
-  for (std::vector<std::string> *list : {&addressTaken, &streamCreations, &hostThreads}) {
-    std::sort(list->begin(), list->end());
-    list->erase(std::unique(list->begin(), list->end()), list->end());
-  }
-  std::stable_sort(fixes.begin(), fixes.end(), [](const ConditionalFix &a, const ConditionalFix &b) {
-    return std::make_tuple(pointKey(a.finding), a.check, pointKey(a.firstEdit)) <
-           std::make_tuple(pointKey(b.finding), b.check, pointKey(b.firstEdit));
-  });
-  fixes.erase(std::unique(fixes.begin(), fixes.end(),
-                          [](const ConditionalFix &a, const ConditionalFix &b) {
-                            return a.check == b.check && pointKey(a.finding) == pointKey(b.finding) &&
-                                   pointKey(a.firstEdit) == pointKey(b.firstEdit);
-                          }),
-              fixes.end());
-}
 
 namespace {
 
