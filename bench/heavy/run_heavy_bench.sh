@@ -22,7 +22,7 @@
 #          at most --max N of each (default 6). Skipped without checkouts.
 #
 # For each: clang++-22 -fsyntax-only on the commands `streamlint
-# --show-commands` prints; streamlint --checks='-*' (parse only); streamlint
+# --show-commands` prints; streamlint --checks='-*' --allow-no-checks (parse only); streamlint
 # with all checks, cold (a new index); then a one-line edit of one TU and the
 # same run again (the index answers the others); all at -j 1. With
 # BASELINE_STREAMLINT=<binary>, that build's cold all-checks run too.
@@ -48,7 +48,9 @@ export XDG_CACHE_HOME=$WORK/xdg XDG_STATE_HOME=$WORK/state
 # cpu NAME COMMAND... -> "NAME cpu_seconds peak_kib" appended to $RESULTS
 cpu() {
   local name=$1; shift
-  /usr/bin/time -f "%U %S %M" -o "$WORK/time" "$@" >/dev/null 2>"$WORK/last.err" || true
+  local status=0
+  /usr/bin/time -f "%U %S %M" -o "$WORK/time" "$@" >/dev/null 2>"$WORK/last.err" || status=$?
+  echo "$status" >"$WORK/last.status"
   read -r user sys kib < <(tail -n 1 "$WORK/time")
   echo "$name $(echo "$user + $sys" | bc) $kib" >>"$RESULTS"
 }
@@ -64,7 +66,12 @@ bench() {
   cpu clang bash "$WORK/$name.commands"
   grep -q FAILED "$WORK/last.err" && { echo "warning: clang++-22 failed on some commands:" >&2; head -3 "$WORK/last.err" >&2; }
   cpu clang-edited-tu bash "$WORK/$name.edited-command"
-  cpu parse-only "$STREAMLINT" -p "$db" --no-cache --checks='-*' -j 1 --quiet --all-translation-units
+  cpu parse-only "$STREAMLINT" -p "$db" --no-cache --checks='-*' --allow-no-checks -j 1 --quiet \
+    --all-translation-units
+  # Exit 2 is a usage error: such a run parsed nothing, so its time is no figure.
+  if [ "$(cat "$WORK/last.status")" = 2 ]; then
+    echo "error: the parse-only run failed:" >&2; head -3 "$WORK/last.err" >&2; exit 1
+  fi
   cpu cold "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" --preambles -j 1 --quiet --all-translation-units \
     --format json -o "$WORK/$name.cold.json"
   cpu cold-no-preambles "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index-np" --no-preambles -j 1 \
