@@ -2,6 +2,7 @@
 
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/driver/CrashIsolation.h"
+#include "analyzer/driver/PhaseTimes.h"
 #include "analyzer/driver/PreambleParse.h"
 #include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/OrderingPart.h"
@@ -142,6 +143,7 @@ struct CheckRun {
   /// An exception from the checks, held until clang has returned (it must
   /// not unwind through clang's frames, built without exceptions).
   std::optional<StepFailure> &failure;
+  PhaseTimes &phases; // STREAMLINT_PHASE_TIMES
 };
 
 /// Runs the enabled checks once clang has built the whole AST.
@@ -186,6 +188,8 @@ private:
   }
 
   void runChecks(clang::ASTContext &ast) {
+    PhaseTimes &phases = run_.phases;
+    phases.mark("parse");
     injectTestFault();
     TranslationUnitInfo info;
     info.mainFile = run_.invocation.file;
@@ -208,15 +212,19 @@ private:
     // System headers are outside every walk and the parent map
     // (analyzer/analysis/AnalysisScope.h).
     limitTraversalToUserCode(ast);
+    phases.mark("traversal scope");
     // One walk for the call graph, only if an enabled check needs it; what
     // it records depends on the CUDA API table alone, never on options.
     if (needs & NeedsCallGraph)
       reach.build();
+    phases.mark("call graph");
     if (needs & NeedsAstMatches)
       finder.matchAST(ast);
+    phases.mark("matchers");
     for (const std::unique_ptr<Check> &check : checks)
       if (check->needs() & NeedsCallGraph)
         check->checkCallGraph(reach);
+    phases.mark("call-graph checks");
     run_.outcome.reach = reach.takeSummary();
     // Each check's whole-program part, keyed by the check (WholeProgramPart.h).
     for (const std::unique_ptr<Check> &check : checks)
@@ -229,8 +237,10 @@ private:
     collectOrderingFacts(context, isLibraryTarget(run_.invocation.args), facts);
     facts.fixes = takeConditionalFixes(context);
     run_.outcome.reach.parts[ordering::kOrderingPart] = ordering::orderingPartFacts(std::move(facts));
+    phases.mark("ordering facts");
     run_.outcome.includes =
         filesRead(ast.getSourceManager(), run_.invocation.versionedDirectories);
+    phases.mark("files read");
     run_.outcome.findings = context.takeFindings();
     run_.outcome.checksRan = true;
   }
@@ -382,9 +392,10 @@ TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
   std::vector<std::string> searchDirectories;
   bool searchDirectoriesPlain = false;
   std::optional<StepFailure> failure;
+  PhaseTimes phases(invocation.file);
   CheckRun run{invocation, registry,          selection,              options,
                outcome,    searchDirectories, searchDirectoriesPlain, errors,
-               failure};
+               failure,    phases};
   PreambleActionFactory action(std::make_unique<CheckAction>(run), preamble, fileSystem,
                                invocation.versionedDirectories, use);
   clang::tooling::ToolInvocation tool(args, &action, files.get(),
@@ -395,6 +406,8 @@ TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
     ClangWork parsing;
     succeeded = tool.run();
   }
+  if (outcome.checksRan)
+    phases.mark("freeing the AST");
   if (failure)
     throw *failure;
 
