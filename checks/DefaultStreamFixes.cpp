@@ -199,8 +199,8 @@ void DefaultStreamCheck::perThreadFix(FixIt &fix, Finding &finding, const clang:
   fix.description = ordering.usesStreams
                         ? "pass cudaStreamPerThread, the per-thread default stream: no single "
                           "stream is in use in " + name + ", and this work needs no other"
-                        : "pass cudaStreamPerThread, the per-thread default stream: no stream "
-                          "variable is in use in " + name;
+                        : "pass cudaStreamPerThread, the per-thread default stream: no single "
+                          "stream is in use here (" + name + " uses no stream variable)";
   std::string before = fix.description;
   if (!ordering.conditional) {
     if (ordering.verdict.keepsOrdering)

@@ -2,6 +2,7 @@
 #include "analyzer/analysis/OrderingSummary.h"
 
 #include "analyzer/EditJson.h"
+#include "analyzer/StoredJson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -118,12 +119,14 @@ std::string toJsonText(const OrderingFacts &facts) {
                      {"casesIfCallees", casesJson(f.casesIfCallees)},
                      {"perThreadTarget", f.perThreadTarget}});
   }
-  return j.dump();
+  // Paths and names need not be UTF-8 (a Latin-1 file name): stored byte
+  // for byte (analyzer/StoredJson.h).
+  return dumpStored(std::move(j));
 }
 
 bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &error) {
   try {
-    json j = json::parse(text);
+    json j = parseStored(text);
     OrderingFacts parsed;
     for (const json &c : j.at("calls")) {
       OrderedCall call;

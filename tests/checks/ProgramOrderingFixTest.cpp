@@ -256,7 +256,7 @@ TEST(OrderingFacts, JsonRoundTrips) {
   fix.firstEdit.column = 30;
   fix.perThreadTarget = true;
   facts.fixes.push_back(fix);
-  facts.streamCreations.push_back("cudaStreamCreate at main.cu:12");
+  facts.streamCreations.push_back("cudaStreamCreate at donn\xe9es.cu:12"); // Latin-1
   facts.hostThreads.push_back("pthread_create at main.cu:21");
 
   std::string text = ordering::toJsonText(facts);
