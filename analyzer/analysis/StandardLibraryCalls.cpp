@@ -33,9 +33,10 @@ bool isCLibraryHeader(llvm::StringRef path) {
   if (path.contains("/bits/"))
     return !path.contains("cuda") && !path.contains("/c++/");
   return llvm::StringSwitch<bool>(llvm::sys::path::filename(path))
-      .Cases("assert.h", "ctype.h", "errno.h", "fenv.h", "inttypes.h", "locale.h", true)
-      .Cases("math.h", "setjmp.h", "signal.h", "stdio.h", "stdlib.h", "string.h", true)
-      .Cases("strings.h", "time.h", "uchar.h", "wchar.h", "wctype.h", "unistd.h", true)
+      .Cases({"assert.h", "ctype.h", "errno.h", "fenv.h", "inttypes.h", "locale.h", "math.h",
+              "setjmp.h", "signal.h", "stdio.h", "stdlib.h", "string.h", "strings.h", "time.h",
+              "uchar.h", "wchar.h", "wctype.h", "unistd.h"},
+             true)
       .Default(false);
 }
 
