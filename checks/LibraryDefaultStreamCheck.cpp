@@ -1,4 +1,5 @@
 #include "checks/LibraryDefaultStreamCheck.h"
+#include "analyzer/analysis/BodyParents.h"
 
 #include "analyzer/analysis/SourceFacts.h"
 
@@ -25,7 +26,7 @@ namespace {
 const clang::Stmt *statementHolding(const clang::Stmt &call, clang::ASTContext &ast) {
   clang::DynTypedNode current = clang::DynTypedNode::create(call);
   for (int depth = 0; depth < 32; ++depth) {
-    clang::DynTypedNodeList parents = ast.getParents(current);
+    clang::DynTypedNodeList parents = parentsOf(ast, current);
     if (parents.empty())
       return nullptr;
     if (parents[0].get<clang::CompoundStmt>()) {

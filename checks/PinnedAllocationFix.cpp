@@ -1,4 +1,5 @@
 #include "checks/PinnedAllocationFix.h"
+#include "analyzer/analysis/BodyParents.h"
 #include "checks/PinnedMemberFix.h"
 
 #include "analyzer/analysis/SourceEdits.h"
@@ -201,13 +202,13 @@ public:
   }
   /// `p = (T *)malloc(n);` as a full statement -> cudaMallocHost(...).
   bool assignment(const clang::BinaryOperator *assign, const std::string &call) {
-    clang::DynTypedNodeList parents = context().ast().getParents(*assign);
+    clang::DynTypedNodeList parents = parentsOf(context().ast(), *assign);
     return !parents.empty() && parents[0].get<clang::CompoundStmt>() &&
            replaceTokens(assign, call);
   }
   /// `T *p = (T *)malloc(n);` -> `T *p = nullptr; cudaMallocHost(...);`.
   bool declaration(const clang::VarDecl *var, const std::string &call) {
-    clang::DynTypedNodeList parents = context().ast().getParents(*var);
+    clang::DynTypedNodeList parents = parentsOf(context().ast(), *var);
     const auto *declStmt = parents.empty() ? nullptr : parents[0].get<clang::DeclStmt>();
     if (!declStmt || !declStmt->isSingleDecl())
       return false;
@@ -384,16 +385,16 @@ std::string unseenCallers(const clang::FunctionDecl *wrapperFunction,
 /// and parentheses aside); null when the wrapper does anything else with it.
 const clang::ReturnStmt *returnOfAllocation(const clang::Expr *allocation,
                                             clang::ASTContext &ast) {
-  clang::DynTypedNodeList parents = ast.getParents(*allocation);
+  clang::DynTypedNodeList parents = parentsOf(ast, *allocation);
   const clang::Stmt *up = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
   while (up && llvm::isa<clang::CastExpr, clang::ParenExpr>(up)) {
-    parents = ast.getParents(*up);
+    parents = parentsOf(ast, *up);
     up = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
   }
   const auto *ret = llvm::dyn_cast_or_null<clang::ReturnStmt>(up);
   if (!ret)
     return nullptr;
-  clang::DynTypedNodeList retParents = ast.getParents(*ret);
+  clang::DynTypedNodeList retParents = parentsOf(ast, *ret);
   return !retParents.empty() && retParents[0].get<clang::CompoundStmt>() ? ret : nullptr;
 }
 

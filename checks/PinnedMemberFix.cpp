@@ -1,4 +1,5 @@
 #include "checks/PinnedMemberFix.h"
+#include "analyzer/analysis/BodyParents.h"
 
 #include "checks/PinnedCopyWaits.h"
 
@@ -26,7 +27,7 @@ const clang::BinaryOperator *storingAssignment(clang::ASTContext &ast,
                                                const clang::FieldDecl *&initialized) {
   const clang::Stmt *current = allocation;
   while (true) {
-    clang::DynTypedNodeList parents = ast.getParents(*current);
+    clang::DynTypedNodeList parents = parentsOf(ast, *current);
     if (parents.empty())
       return nullptr;
     if (const auto *init = parents[0].get<clang::CXXCtorInitializer>()) {
@@ -190,7 +191,7 @@ PinnedFixPlan pinnedMemberFix(TranslationUnitContext &context, PointerProvenance
     return {{}, quoted(field) + " is set by more than one assignment (other than to null)"};
   if (uses.frees.empty())
     return {{}, quoted(field) + " is never freed"};
-  clang::DynTypedNodeList parents = context.ast().getParents(*store);
+  clang::DynTypedNodeList parents = parentsOf(context.ast(), *store);
   if (parents.empty() || !parents[0].get<clang::CompoundStmt>())
     return {{}, "the allocation of " + quoted(field) + " is not a plain statement"};
 

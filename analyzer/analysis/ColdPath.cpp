@@ -1,4 +1,5 @@
 #include "analyzer/analysis/ColdPath.h"
+#include "analyzer/analysis/BodyParents.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -105,7 +106,7 @@ bool declaredInLoop(const clang::Expr *target, clang::ASTContext &ast) {
   const auto *variable = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (!variable || !variable->hasLocalStorage())
     return false;
-  clang::DynTypedNodeList parents = ast.getParents(*variable);
+  clang::DynTypedNodeList parents = parentsOf(ast, *variable);
   for (int depth = 0; depth < 64 && !parents.empty(); ++depth) {
     const clang::DynTypedNode &parent = parents[0];
     if (parent.get<clang::FunctionDecl>() || parent.get<clang::LambdaExpr>())
@@ -113,7 +114,7 @@ bool declaredInLoop(const clang::Expr *target, clang::ASTContext &ast) {
     if (parent.get<clang::ForStmt>() || parent.get<clang::WhileStmt>() ||
         parent.get<clang::DoStmt>() || parent.get<clang::CXXForRangeStmt>())
       return true;
-    parents = ast.getParents(parent);
+    parents = parentsOf(ast, parent);
   }
   return false;
 }

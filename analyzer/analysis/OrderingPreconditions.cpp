@@ -1,5 +1,6 @@
 // OrderingPreconditions.h: refusals decided before the ordering walks.
 #include "analyzer/analysis/OrderingPreconditions.h"
+#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/analysis/StreamOperations.h"
 
 #include "api/CudaApiTable.h"
@@ -41,7 +42,7 @@ const clang::CallExpr *destroyedBefore(const clang::FunctionDecl &function,
     clang::SourceLocation where = sm.getExpansionLoc(destroy->getBeginLoc());
     bool inLoop = false;
     for (clang::DynTypedNode node = clang::DynTypedNode::create(*destroy);;) {
-      auto parents = context.ast().getParents(node);
+      auto parents = parentsOf(context.ast(), node);
       if (parents.empty() || !parents[0].get<clang::Stmt>())
         break;
       const clang::Stmt *parent = parents[0].get<clang::Stmt>();

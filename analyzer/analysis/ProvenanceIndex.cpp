@@ -1,4 +1,5 @@
 #include "analyzer/analysis/ProvenanceIndex.h"
+#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
@@ -36,7 +37,7 @@ std::optional<MemoryKind> memoryReturnedBy(llvm::StringRef callee) {
 }
 
 const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt) {
-  clang::DynTypedNodeList parents = ast.getParents(*stmt);
+  clang::DynTypedNodeList parents = parentsOf(ast, *stmt);
   return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
 }
 
@@ -158,7 +159,7 @@ private:
     if (!parent) {
       // The initializer of a declaration: a reference bound to the pointer
       // can write it behind our back.
-      clang::DynTypedNodeList parents = index_.ast_.getParents(*node);
+      clang::DynTypedNodeList parents = parentsOf(index_.ast_, *node);
       const auto *var = parents.empty() ? nullptr : parents[0].get<clang::VarDecl>();
       if (var && var->getType()->isReferenceType())
         index_.definitions_[decl].escapes = true;
