@@ -1,5 +1,4 @@
 #include "checks/AllocInLoopLifetime.h"
-#include "analyzer/analysis/BodyParents.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -11,13 +10,13 @@
 namespace streamlint {
 
 const clang::Stmt *parentStatement(clang::ASTContext &ast, const clang::Stmt *stmt) {
-  clang::DynTypedNodeList parents = parentsOf(ast, *stmt);
+  clang::DynTypedNodeList parents = ast.getParents(*stmt);
   if (parents.empty())
     return nullptr;
   if (const auto *parent = parents[0].get<clang::Stmt>())
     return parent;
   if (const auto *var = parents[0].get<clang::VarDecl>()) { // T x = call();
-    clang::DynTypedNodeList up = parentsOf(ast, *var);
+    clang::DynTypedNodeList up = ast.getParents(*var);
     return up.empty() ? nullptr : up[0].get<clang::DeclStmt>();
   }
   return nullptr;
@@ -253,7 +252,7 @@ std::string declarationProblem(clang::ASTContext &ast, const clang::VarDecl *buf
                                const clang::FunctionDecl *function,
                                const clang::Stmt *&declaration) {
   const clang::SourceManager &sm = ast.getSourceManager();
-  clang::DynTypedNodeList parents = parentsOf(ast, *buffer);
+  clang::DynTypedNodeList parents = ast.getParents(*buffer);
   const auto *stmt = parents.empty() ? nullptr : parents[0].get<clang::DeclStmt>();
   if (!stmt || parentStatement(ast, stmt) != loopBodyOf(loop))
     return "it is not declared by a statement of the loop's { } body";

@@ -1,5 +1,4 @@
 #include "checks/LibraryDefaultStreamCheck.h"
-#include "analyzer/analysis/BodyParents.h"
 
 #include "analyzer/analysis/SourceFacts.h"
 
@@ -26,7 +25,7 @@ namespace {
 const clang::Stmt *statementHolding(const clang::Stmt &call, clang::ASTContext &ast) {
   clang::DynTypedNode current = clang::DynTypedNode::create(call);
   for (int depth = 0; depth < 32; ++depth) {
-    clang::DynTypedNodeList parents = parentsOf(ast, current);
+    clang::DynTypedNodeList parents = ast.getParents(current);
     if (parents.empty())
       return nullptr;
     if (parents[0].get<clang::CompoundStmt>()) {

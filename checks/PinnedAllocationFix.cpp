@@ -1,5 +1,4 @@
 #include "checks/PinnedAllocationFix.h"
-#include "analyzer/analysis/BodyParents.h"
 #include "checks/PinnedMemberFix.h"
 
 #include "analyzer/analysis/SourceEdits.h"
@@ -202,13 +201,13 @@ public:
   }
   /// `p = (T *)malloc(n);` as a full statement -> cudaMallocHost(...).
   bool assignment(const clang::BinaryOperator *assign, const std::string &call) {
-    clang::DynTypedNodeList parents = parentsOf(context().ast(), *assign);
+    clang::DynTypedNodeList parents = context().ast().getParents(*assign);
     return !parents.empty() && parents[0].get<clang::CompoundStmt>() &&
            replaceTokens(assign, call);
   }
   /// `T *p = (T *)malloc(n);` -> `T *p = nullptr; cudaMallocHost(...);`.
   bool declaration(const clang::VarDecl *var, const std::string &call) {
-    clang::DynTypedNodeList parents = parentsOf(context().ast(), *var);
+    clang::DynTypedNodeList parents = context().ast().getParents(*var);
     const auto *declStmt = parents.empty() ? nullptr : parents[0].get<clang::DeclStmt>();
     if (!declStmt || !declStmt->isSingleDecl())
       return false;
@@ -385,16 +384,16 @@ std::string unseenCallers(const clang::FunctionDecl *wrapperFunction,
 /// and parentheses aside); null when the wrapper does anything else with it.
 const clang::ReturnStmt *returnOfAllocation(const clang::Expr *allocation,
                                             clang::ASTContext &ast) {
-  clang::DynTypedNodeList parents = parentsOf(ast, *allocation);
+  clang::DynTypedNodeList parents = ast.getParents(*allocation);
   const clang::Stmt *up = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
   while (up && llvm::isa<clang::CastExpr, clang::ParenExpr>(up)) {
-    parents = parentsOf(ast, *up);
+    parents = ast.getParents(*up);
     up = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
   }
   const auto *ret = llvm::dyn_cast_or_null<clang::ReturnStmt>(up);
   if (!ret)
     return nullptr;
-  clang::DynTypedNodeList retParents = parentsOf(ast, *ret);
+  clang::DynTypedNodeList retParents = ast.getParents(*ret);
   return !retParents.empty() && retParents[0].get<clang::CompoundStmt>() ? ret : nullptr;
 }
 

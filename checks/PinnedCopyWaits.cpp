@@ -1,5 +1,4 @@
 #include "checks/PinnedCopyWaits.h"
-#include "analyzer/analysis/BodyParents.h"
 
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/StandardLibraryCalls.h"
@@ -35,13 +34,13 @@ bool mentions(const clang::Stmt *stmt, const clang::ValueDecl *var) {
 }
 
 const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt) {
-  clang::DynTypedNodeList parents = parentsOf(ast, *stmt);
+  clang::DynTypedNodeList parents = ast.getParents(*stmt);
   if (parents.empty())
     return nullptr;
   if (const auto *parent = parents[0].get<clang::Stmt>())
     return parent;
   if (const auto *var = parents[0].get<clang::VarDecl>()) {
-    clang::DynTypedNodeList up = parentsOf(ast, *var);
+    clang::DynTypedNodeList up = ast.getParents(*var);
     return up.empty() ? nullptr : up[0].get<clang::DeclStmt>();
   }
   return nullptr;
@@ -429,7 +428,7 @@ const clang::VarDecl *resultHolder(TranslationUnitContext &context, const clang:
   clang::ASTContext &ast = context.ast();
   const clang::Stmt *current = call;
   while (true) {
-    clang::DynTypedNodeList parents = parentsOf(ast, *current);
+    clang::DynTypedNodeList parents = ast.getParents(*current);
     if (parents.empty())
       return nullptr;
     if (const auto *var = parents[0].get<clang::VarDecl>())

@@ -1,5 +1,4 @@
 #include "checks/PinnedMemberFix.h"
-#include "analyzer/analysis/BodyParents.h"
 
 #include "checks/PinnedCopyWaits.h"
 
@@ -27,7 +26,7 @@ const clang::BinaryOperator *storingAssignment(clang::ASTContext &ast,
                                                const clang::FieldDecl *&initialized) {
   const clang::Stmt *current = allocation;
   while (true) {
-    clang::DynTypedNodeList parents = parentsOf(ast, *current);
+    clang::DynTypedNodeList parents = ast.getParents(*current);
     if (parents.empty())
       return nullptr;
     if (const auto *init = parents[0].get<clang::CXXCtorInitializer>()) {
@@ -191,7 +190,7 @@ PinnedFixPlan pinnedMemberFix(TranslationUnitContext &context, PointerProvenance
     return {{}, quoted(field) + " is set by more than one assignment (other than to null)"};
   if (uses.frees.empty())
     return {{}, quoted(field) + " is never freed"};
-  clang::DynTypedNodeList parents = parentsOf(context.ast(), *store);
+  clang::DynTypedNodeList parents = context.ast().getParents(*store);
   if (parents.empty() || !parents[0].get<clang::CompoundStmt>())
     return {{}, "the allocation of " + quoted(field) + " is not a plain statement"};
 

@@ -1,5 +1,4 @@
 #include "analyzer/analysis/ColdPath.h"
-#include "analyzer/analysis/BodyParents.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -106,7 +105,7 @@ bool declaredInLoop(const clang::Expr *target, clang::ASTContext &ast) {
   const auto *variable = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (!variable || !variable->hasLocalStorage())
     return false;
-  clang::DynTypedNodeList parents = parentsOf(ast, *variable);
+  clang::DynTypedNodeList parents = ast.getParents(*variable);
   for (int depth = 0; depth < 64 && !parents.empty(); ++depth) {
     const clang::DynTypedNode &parent = parents[0];
     if (parent.get<clang::FunctionDecl>() || parent.get<clang::LambdaExpr>())
@@ -114,7 +113,7 @@ bool declaredInLoop(const clang::Expr *target, clang::ASTContext &ast) {
     if (parent.get<clang::ForStmt>() || parent.get<clang::WhileStmt>() ||
         parent.get<clang::DoStmt>() || parent.get<clang::CXXForRangeStmt>())
       return true;
-    parents = parentsOf(ast, parent);
+    parents = ast.getParents(parent);
   }
   return false;
 }

@@ -1,6 +1,5 @@
 // InsertedWait.h: where a fix may write the wait it needs.
 #include "analyzer/analysis/InsertedWait.h"
-#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/analysis/SourceEdits.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -19,7 +18,7 @@ std::optional<TextEdit> insertedWait(const clang::Stmt &before, const clang::Stm
   const clang::Stmt *statement = nullptr;
   std::vector<const clang::Stmt *> blocks;
   for (int guard = 0; guard < 256; ++guard) {
-    auto parents = parentsOf(ast, child);
+    auto parents = ast.getParents(child);
     if (parents.empty() || parents[0].get<clang::LambdaExpr>())
       return std::nullopt;
     const clang::Stmt *parent = parents[0].get<clang::Stmt>();
@@ -45,11 +44,11 @@ std::optional<TextEdit> insertedWait(const clang::Stmt &before, const clang::Stm
       var && !llvm::isa<clang::ParmVarDecl>(var)) {
     if (!sm.isBeforeInTranslationUnit(sm.getExpansionLoc(var->getLocation()), range.getBegin()))
       return std::nullopt;
-    auto declParents = parentsOf(ast, *var);
+    auto declParents = ast.getParents(*var);
     const clang::Stmt *declBlock = nullptr;
     if (!declParents.empty())
       if (const auto *declStmt = declParents[0].get<clang::DeclStmt>()) {
-        auto up = parentsOf(ast, *declStmt);
+        auto up = ast.getParents(*declStmt);
         declBlock = up.empty() ? nullptr : up[0].get<clang::CompoundStmt>();
       }
     if (!declBlock || !llvm::is_contained(blocks, declBlock))

@@ -2,7 +2,6 @@
 // write (the loop header means the same at the wait; the macro around the
 // call declares none of the names the rewrite uses).
 #include "analyzer/analysis/NarrowedWaitFix.h"
-#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/analysis/SourceEdits.h"
 #include "analyzer/analysis/StreamOperations.h"
 #include "analyzer/analysis/StreamResolution.h"
@@ -37,7 +36,7 @@ std::optional<HeldStatement> heldStatement(const clang::CallExpr &call,
   clang::DynTypedNode child = clang::DynTypedNode::create(call);
   HeldStatement held;
   for (int guard = 0; guard < 64 && !held.block; ++guard) {
-    auto parents = parentsOf(ast, child);
+    auto parents = ast.getParents(child);
     if (parents.empty() || parents[0].get<clang::LambdaExpr>())
       return std::nullopt;
     const clang::Stmt *parent = parents[0].get<clang::Stmt>();
@@ -134,7 +133,7 @@ bool capturedByReference(const clang::Stmt *stmt, const clang::Decl *variable) {
 }
 
 const clang::Stmt *parentOf(const clang::Stmt &stmt, clang::ASTContext &ast) {
-  auto parents = parentsOf(ast, stmt);
+  auto parents = ast.getParents(stmt);
   return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
 }
 

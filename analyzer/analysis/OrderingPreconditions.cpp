@@ -1,6 +1,5 @@
 // OrderingPreconditions.h: refusals decided before the ordering walks.
 #include "analyzer/analysis/OrderingPreconditions.h"
-#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/analysis/StreamOperations.h"
 
 #include "api/CudaApiTable.h"
@@ -42,7 +41,7 @@ const clang::CallExpr *destroyedBefore(const clang::FunctionDecl &function,
     clang::SourceLocation where = sm.getExpansionLoc(destroy->getBeginLoc());
     bool inLoop = false;
     for (clang::DynTypedNode node = clang::DynTypedNode::create(*destroy);;) {
-      auto parents = parentsOf(context.ast(), node);
+      auto parents = context.ast().getParents(node);
       if (parents.empty() || !parents[0].get<clang::Stmt>())
         break;
       const clang::Stmt *parent = parents[0].get<clang::Stmt>();

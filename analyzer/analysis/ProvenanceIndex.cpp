@@ -1,5 +1,4 @@
 #include "analyzer/analysis/ProvenanceIndex.h"
-#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
@@ -37,7 +36,7 @@ std::optional<MemoryKind> memoryReturnedBy(llvm::StringRef callee) {
 }
 
 const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt) {
-  clang::DynTypedNodeList parents = parentsOf(ast, *stmt);
+  clang::DynTypedNodeList parents = ast.getParents(*stmt);
   return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
 }
 
@@ -139,152 +138,120 @@ public:
   }
 
 private:
-  /// Kept in walk order with the references below, replayed on the first
-  /// question about `decl` (ProvenanceIndex::classifyPending).
   void add(const clang::ValueDecl *decl, ProvenanceIndex::Definition def) {
-    index_.pending_[decl].push_back(
-        {nullptr, false, false, static_cast<int>(index_.pendingDefinitions_.size())});
-    index_.pendingDefinitions_.push_back(std::move(def));
+    index_.definitions_[decl].list.push_back(std::move(def));
   }
 
-  /// How a reference to a tracked pointer uses it is decided when its
-  /// definitions are first asked for: most pointers of a TU (a library's
-  /// headers) never are, and deciding needs the reference's parents.
+  /// How a reference to a tracked pointer uses it: a read, a write we can
+  /// follow, or an escape that makes its provenance unknown.
   void classify(const clang::Expr *ref, const clang::ValueDecl *decl, bool captured) {
     if (outsideScope) {
       index_.definitions_[decl].escapes = true;
       return;
     }
-    index_.pending_[decl].push_back({ref, captured, false, -1});
+    const clang::Expr *node = ref;
+    const clang::Stmt *parent = parentOf(index_.ast_, node);
+    while (parent && llvm::isa<clang::ParenExpr>(parent)) {
+      node = llvm::cast<clang::Expr>(parent);
+      parent = parentOf(index_.ast_, parent);
+    }
+    if (!parent) {
+      // The initializer of a declaration: a reference bound to the pointer
+      // can write it behind our back.
+      clang::DynTypedNodeList parents = index_.ast_.getParents(*node);
+      const auto *var = parents.empty() ? nullptr : parents[0].get<clang::VarDecl>();
+      if (var && var->getType()->isReferenceType())
+        index_.definitions_[decl].escapes = true;
+      return;
+    }
+    if (const auto *cast = llvm::dyn_cast<clang::ImplicitCastExpr>(parent)) {
+      if (cast->getCastKind() != clang::CK_LValueToRValue)
+        index_.definitions_[decl].escapes = true;
+      return;
+    }
+    if (const auto *binary = llvm::dyn_cast<clang::BinaryOperator>(parent)) {
+      if (binary->getOpcode() == clang::BO_Assign && binary->getLHS() == node) {
+        if (captured)
+          index_.definitions_[decl].escapes = true;
+        else
+          add(decl, {binary, binary->getRHS(), MemoryKind::Unknown, ""});
+      }
+      return; // p += n keeps the buffer; comma and comparisons read
+    }
+    if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(parent)) {
+      if (unary->getOpcode() == clang::UO_AddrOf)
+        outParameter(unary, decl, captured);
+      return; // ++p, --p keep the buffer
+    }
+    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent) ||
+        llvm::isa<clang::MemberExpr>(parent))
+      return;
+    index_.definitions_[decl].escapes = true;
   }
+
+  /// A local array of pointers (`float *slots[2]`): writes of any element
+  /// are definitions of the array, merged flow-insensitively; the array
+  /// itself passed anywhere escapes.
   void classifyElement(const clang::Expr *ref, const clang::ValueDecl *decl, bool captured) {
     if (outsideScope) {
       index_.definitions_[decl].escapes = true;
       return;
     }
-    index_.pending_[decl].push_back({ref, captured, true, -1});
+    const clang::Stmt *decay = parentOf(index_.ast_, ref);
+    const auto *cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(decay);
+    const auto *subscript = cast && cast->getCastKind() == clang::CK_ArrayToPointerDecay
+                                ? llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(
+                                      parentOf(index_.ast_, cast))
+                                : nullptr;
+    if (!cast) {
+      if (!llvm::isa_and_nonnull<clang::UnaryExprOrTypeTraitExpr>(decay))
+        index_.definitions_[decl].escapes = true; // bound to a reference, ...
+      return; // sizeof(slots): no access
+    }
+    if (!subscript || subscript->getBase()->IgnoreParenImpCasts() != ref || captured) {
+      index_.definitions_[decl].escapes = true;
+      return;
+    }
+    const clang::Stmt *parent = parentOf(index_.ast_, subscript);
+    if (const auto *read = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(parent))
+      if (read->getCastKind() == clang::CK_LValueToRValue)
+        return;
+    if (const auto *binary = llvm::dyn_cast_or_null<clang::BinaryOperator>(parent))
+      if (binary->getOpcode() == clang::BO_Assign && binary->getLHS() == subscript) {
+        add(decl, {binary, binary->getRHS(), MemoryKind::Unknown, ""});
+        return;
+      }
+    if (const auto *unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(parent))
+      if (unary->getOpcode() == clang::UO_AddrOf) {
+        outParameter(unary, decl, false);
+        return;
+      }
+    index_.definitions_[decl].escapes = true;
+  }
+
+  void outParameter(const clang::UnaryOperator *addressOf,
+                    const clang::ValueDecl *decl, bool captured) {
+    const clang::Stmt *node = addressOf;
+    const clang::Stmt *parent = parentOf(index_.ast_, node);
+    while (parent && (llvm::isa<clang::CastExpr>(parent) || llvm::isa<clang::ParenExpr>(parent))) {
+      node = parent;
+      parent = parentOf(index_.ast_, parent);
+    }
+    const auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(parent);
+    const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+    if (!captured && callee && callee->getIdentifier() && call->getNumArgs() > 0 &&
+        call->getArg(0) == node) {
+      if (std::optional<MemoryKind> kind = memoryReturnedBy(callee->getName())) {
+        add(decl, {call, nullptr, *kind, callee->getName().str()});
+        return;
+      }
+    }
+    index_.definitions_[decl].escapes = true;
   }
 
   ProvenanceIndex &index_;
   llvm::SmallPtrSet<const clang::Expr *, 32> calleeRefs_;
 };
-
-/// How a reference to a tracked pointer uses it: a read, a write we can
-/// follow, or an escape that makes its provenance unknown.
-void ProvenanceIndex::classify(const clang::Expr *ref, const clang::ValueDecl *decl,
-                             bool captured) {
-  const clang::Expr *node = ref;
-  const clang::Stmt *parent = parentOf(ast_, node);
-  while (parent && llvm::isa<clang::ParenExpr>(parent)) {
-    node = llvm::cast<clang::Expr>(parent);
-    parent = parentOf(ast_, parent);
-  }
-  if (!parent) {
-    // The initializer of a declaration: a reference bound to the pointer
-    // can write it behind our back.
-    clang::DynTypedNodeList parents = parentsOf(ast_, *node);
-    const auto *var = parents.empty() ? nullptr : parents[0].get<clang::VarDecl>();
-    if (var && var->getType()->isReferenceType())
-      definitions_[decl].escapes = true;
-    return;
-  }
-  if (const auto *cast = llvm::dyn_cast<clang::ImplicitCastExpr>(parent)) {
-    if (cast->getCastKind() != clang::CK_LValueToRValue)
-      definitions_[decl].escapes = true;
-    return;
-  }
-  if (const auto *binary = llvm::dyn_cast<clang::BinaryOperator>(parent)) {
-    if (binary->getOpcode() == clang::BO_Assign && binary->getLHS() == node) {
-      if (captured)
-        definitions_[decl].escapes = true;
-      else
-        definitions_[decl].list.push_back({binary, binary->getRHS(), MemoryKind::Unknown, ""});
-    }
-    return; // p += n keeps the buffer; comma and comparisons read
-  }
-  if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(parent)) {
-    if (unary->getOpcode() == clang::UO_AddrOf)
-      outParameter(unary, decl, captured);
-    return; // ++p, --p keep the buffer
-  }
-  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent) ||
-      llvm::isa<clang::MemberExpr>(parent))
-    return;
-  definitions_[decl].escapes = true;
-}
-
-/// A local array of pointers (`float *slots[2]`): writes of any element
-/// are definitions of the array, merged flow-insensitively; the array
-/// itself passed anywhere escapes.
-void ProvenanceIndex::classifyElement(const clang::Expr *ref, const clang::ValueDecl *decl,
-                                    bool captured) {
-  const clang::Stmt *decay = parentOf(ast_, ref);
-  const auto *cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(decay);
-  const auto *subscript = cast && cast->getCastKind() == clang::CK_ArrayToPointerDecay
-                              ? llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(
-                                    parentOf(ast_, cast))
-                              : nullptr;
-  if (!cast) {
-    if (!llvm::isa_and_nonnull<clang::UnaryExprOrTypeTraitExpr>(decay))
-      definitions_[decl].escapes = true; // bound to a reference, ...
-    return; // sizeof(slots): no access
-  }
-  if (!subscript || subscript->getBase()->IgnoreParenImpCasts() != ref || captured) {
-    definitions_[decl].escapes = true;
-    return;
-  }
-  const clang::Stmt *parent = parentOf(ast_, subscript);
-  if (const auto *read = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(parent))
-    if (read->getCastKind() == clang::CK_LValueToRValue)
-      return;
-  if (const auto *binary = llvm::dyn_cast_or_null<clang::BinaryOperator>(parent))
-    if (binary->getOpcode() == clang::BO_Assign && binary->getLHS() == subscript) {
-      definitions_[decl].list.push_back({binary, binary->getRHS(), MemoryKind::Unknown, ""});
-      return;
-    }
-  if (const auto *unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(parent))
-    if (unary->getOpcode() == clang::UO_AddrOf) {
-      outParameter(unary, decl, false);
-      return;
-    }
-  definitions_[decl].escapes = true;
-}
-
-void ProvenanceIndex::outParameter(const clang::UnaryOperator *addressOf,
-                                 const clang::ValueDecl *decl, bool captured) {
-  const clang::Stmt *node = addressOf;
-  const clang::Stmt *parent = parentOf(ast_, node);
-  while (parent && (llvm::isa<clang::CastExpr>(parent) || llvm::isa<clang::ParenExpr>(parent))) {
-    node = parent;
-    parent = parentOf(ast_, parent);
-  }
-  const auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(parent);
-  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
-  if (!captured && callee && callee->getIdentifier() && call->getNumArgs() > 0 &&
-      call->getArg(0) == node) {
-    if (std::optional<MemoryKind> kind = memoryReturnedBy(callee->getName())) {
-      definitions_[decl].list.push_back({call, nullptr, *kind, callee->getName().str()});
-      return;
-    }
-  }
-  definitions_[decl].escapes = true;
-}
-
-void ProvenanceIndex::classifyPending(const clang::ValueDecl *decl) {
-  auto pending = pending_.find(decl);
-  if (pending == pending_.end())
-    return;
-  std::vector<PendingUse> uses = std::move(pending->second);
-  pending_.erase(pending);
-  for (const PendingUse &use : uses) {
-    if (use.definition >= 0)
-      definitions_[decl].list.push_back(std::move(pendingDefinitions_[use.definition]));
-    else if (use.element)
-      classifyElement(use.ref, decl, use.captured);
-    else
-      classify(use.ref, decl, use.captured);
-  }
-}
 
 void ProvenanceIndex::build() {
   if (built_)
@@ -311,7 +278,6 @@ void ProvenanceIndex::build() {
 const ProvenanceIndex::Definitions *
 ProvenanceIndex::definitions(const clang::ValueDecl *decl) {
   build();
-  classifyPending(decl);
   auto found = definitions_.find(decl);
   return found == definitions_.end() ? nullptr : &found->second;
 }

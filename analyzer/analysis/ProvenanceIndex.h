@@ -12,7 +12,6 @@
 
 #include <string>
 #include <vector>
-#include <unordered_map>
 
 namespace streamlint {
 
@@ -82,28 +81,9 @@ private:
   bool dominates(const clang::Stmt *def, const clang::Stmt *use) const;
   bool insideLoopAround(const clang::Stmt *def, const clang::Stmt *use) const;
 
-  /// A use of a tracked pointer the walk met, classified on the first
-  /// question about the pointer, in walk order with the definitions the
-  /// walk added directly (initializer lists, constructor initializers).
-  struct PendingUse {
-    const clang::Expr *ref;
-    bool captured;
-    bool element;   // of a local array of pointers (classifyElement)
-    int definition; // >= 0: pendingDefinitions_[definition], added as is
-  };
-  void classifyPending(const clang::ValueDecl *decl);
-  void classify(const clang::Expr *ref, const clang::ValueDecl *decl, bool captured);
-  void classifyElement(const clang::Expr *ref, const clang::ValueDecl *decl, bool captured);
-  void outParameter(const clang::UnaryOperator *addressOf, const clang::ValueDecl *decl,
-                    bool captured);
-
   clang::ASTContext &ast_;
   bool built_ = false;
-  llvm::DenseMap<const clang::ValueDecl *, std::vector<PendingUse>> pending_;
-  std::vector<Definition> pendingDefinitions_;
-  /// Node-based: classifyPending adds entries after definitions() handed
-  /// out pointers to others.
-  std::unordered_map<const clang::ValueDecl *, Definitions> definitions_;
+  llvm::DenseMap<const clang::ValueDecl *, Definitions> definitions_;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> callers_;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 16> addressTaken_;
   std::vector<const clang::CallExpr *> registrations_;

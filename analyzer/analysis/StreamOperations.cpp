@@ -3,7 +3,6 @@
 // direction) come from the API table (api/CudaApiTable.h); stream arguments
 // from StreamResolution.
 #include "analyzer/analysis/StreamOperations.h"
-#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/analysis/StandardLibraryCalls.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
@@ -94,7 +93,7 @@ private:
   void locate(StreamOperation &op) {
     clang::DynTypedNode child = clang::DynTypedNode::create(*op.node);
     for (int guard = 0; guard < 256; ++guard) {
-      auto parents = parentsOf(ast_, child);
+      auto parents = ast_.getParents(child);
       if (parents.empty())
         return;
       const clang::Stmt *parent = parents[0].get<clang::Stmt>();

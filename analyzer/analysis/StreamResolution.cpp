@@ -1,5 +1,4 @@
 #include "analyzer/analysis/StreamResolution.h"
-#include "analyzer/analysis/BodyParents.h"
 
 #include "api/CudaApiTable.h"
 
@@ -72,12 +71,12 @@ referencesTo(const clang::VarDecl &variable, const clang::Stmt &body,
 /// The nearest parent of `expr` that is not a ParenExpr; null at the top.
 const clang::Stmt *parentSkippingParens(const clang::Stmt &stmt,
                                         clang::ASTContext &ast) {
-  clang::DynTypedNodeList parents = parentsOf(ast, stmt);
+  clang::DynTypedNodeList parents = ast.getParents(stmt);
   while (!parents.empty()) {
     const auto *parent = parents[0].get<clang::Stmt>();
     if (!parent || !llvm::isa<clang::ParenExpr>(parent))
       return parent;
-    parents = parentsOf(ast, *parent);
+    parents = ast.getParents(*parent);
   }
   return nullptr;
 }
@@ -183,14 +182,14 @@ StreamClassification classify(const clang::Expr *argument,
 /// Whether `stmt` lies inside `ancestor` in the AST.
 bool isInside(const clang::Stmt &stmt, const clang::Stmt &ancestor,
               clang::ASTContext &ast) {
-  clang::DynTypedNodeList parents = parentsOf(ast, stmt);
+  clang::DynTypedNodeList parents = ast.getParents(stmt);
   while (!parents.empty()) {
     const auto *parent = parents[0].get<clang::Stmt>();
     if (!parent)
       return false;
     if (parent == &ancestor)
       return true;
-    parents = parentsOf(ast, *parent);
+    parents = ast.getParents(*parent);
   }
   return false;
 }
@@ -208,7 +207,7 @@ bool visibleAndReady(const clang::VarDecl &variable, const clang::Stmt &site,
     return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(location), siteBegin);
   };
   const clang::Stmt *scope = nullptr;
-  for (const clang::DynTypedNode &parent : parentsOf(ast, variable))
+  for (const clang::DynTypedNode &parent : ast.getParents(variable))
     if (const auto *declaration = parent.get<clang::DeclStmt>())
       scope = parentSkippingParens(*declaration, ast);
   if (!scope || !isInside(site, *scope, ast) || !before(variable.getLocation()))

@@ -1,5 +1,4 @@
 #include "analyzer/analysis/TranslationUnitContext.h"
-#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/fix/ContentDigest.h"
 
 #include "clang/AST/ASTTypeTraits.h"
@@ -61,14 +60,14 @@ std::string TranslationUnitContext::normalizedText(clang::SourceRange range) con
 
 const clang::FunctionDecl *enclosingFunctionOf(clang::ASTContext &ast,
                                                const clang::Stmt &stmt) {
-  clang::DynTypedNodeList parents = parentsOf(ast, stmt);
+  clang::DynTypedNodeList parents = ast.getParents(stmt);
   while (!parents.empty()) {
     const clang::DynTypedNode &parent = parents[0];
     if (const auto *function = parent.get<clang::FunctionDecl>())
       return function;
     if (const auto *lambda = parent.get<clang::LambdaExpr>())
       return lambda->getCallOperator();
-    parents = parentsOf(ast, parent);
+    parents = ast.getParents(parent);
   }
   return nullptr;
 }

@@ -45,13 +45,4 @@ void PhaseTimes::mark(llvm::StringRef phase) {
   started_ = now;
 }
 
-void PhaseTimes::note(llvm::StringRef text) const {
-  if (!enabled_)
-    return;
-  std::string line;
-  llvm::raw_string_ostream out(line);
-  out << "streamlint: phase " << llvm::sys::path::filename(file_) << ": " << text << "\n";
-  llvm::errs() << line;
-}
-
 } // namespace streamlint

@@ -25,9 +25,6 @@ public:
   /// prints it; the next phase begins now.
   void mark(llvm::StringRef phase);
 
-  /// Prints one line of `text` about the TU (no time taken).
-  void note(llvm::StringRef text) const;
-
   bool enabled() const { return enabled_; }
 
 private:

@@ -1,7 +1,6 @@
 #include "analyzer/driver/TranslationUnitRunner.h"
 
 #include "analyzer/analysis/AnalysisScope.h"
-#include "analyzer/analysis/BodyParents.h"
 #include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/driver/PhaseTimes.h"
 #include "analyzer/driver/PreambleParse.h"
@@ -213,9 +212,6 @@ private:
     // System headers are outside every walk and the parent map
     // (analyzer/analysis/AnalysisScope.h).
     limitTraversalToUserCode(ast);
-    // Parents from a map per declaration asked about, never clang's
-    // whole-TU map (analysis/BodyParents.h).
-    BodyParents parents(ast);
     phases.mark("traversal scope");
     // One walk for the call graph, only if an enabled check needs it; what
     // it records depends on the CUDA API table alone, never on options.
@@ -245,9 +241,6 @@ private:
     run_.outcome.includes =
         filesRead(ast.getSourceManager(), run_.invocation.versionedDirectories);
     phases.mark("files read");
-    phases.note("parent maps of " + std::to_string(parents.mapsBuilt()) + " of " +
-                std::to_string(parents.declarations()) + " declarations, " +
-                std::to_string(parents.fallbacks()) + " queries from clang's whole-TU map");
     run_.outcome.findings = context.takeFindings();
     run_.outcome.checksRan = true;
   }
