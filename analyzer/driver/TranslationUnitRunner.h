@@ -37,7 +37,7 @@ struct TranslationUnitOutcome {
 /// parse on a preamble that reports an error is done again without one.
 /// With `keepAst`, a parse without errors leaves its AST allocated until
 /// the process exits, as clang's own -fsyntax-only does (-disable-free):
-/// for the last TU a process parses, whose freeing would only delay exit.
+/// for the one TU a process parses, whose freeing would only delay exit.
 TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
                                               const CheckRegistry &registry,
                                               const CheckSelection &selection,

@@ -20,8 +20,8 @@ struct UnitResult {
 /// Translates, (optionally) skips a TU without CUDA, then reads the index or
 /// parses (on a preamble from `preambles`, when set); crashes are isolated
 /// when options.crashRecovery. `index` and `preambles` may be null.
-/// `lastOfProcess`: no TU of this process starts after it; its AST is left
-/// to the exit (analyzeTranslationUnit's keepAst).
+/// `lastOfProcess`: the process parses no other TU; its AST is left to the
+/// exit (analyzeTranslationUnit's keepAst).
 UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               const AnalyzerOptions &options,
                               const CheckRegistry &registry,
@@ -32,8 +32,8 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
 /// Analyzes units[first..] in parallel (options.jobs) into results[first..]
 /// (`results` is resized to `units`). `index` may be null; with one and
 /// options.preambles, parses use the preambles kept beside it. `lastBatch`:
-/// the process parses no TU after these, so the one that starts last keeps
-/// its AST to the exit.
+/// the process parses no TU after these, so a lone one keeps its AST to the
+/// exit.
 void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
                   std::vector<UnitResult> &results, const AnalyzerOptions &options,
                   const CheckRegistry &registry, index::ProjectIndex *index,
