@@ -214,7 +214,7 @@ int runShard(const AnalysisPlan &plan, const AnalyzerOptions &options,
   if (!plan.cacheDirectory.empty())
     projectIndex = index::ProjectIndex::open(plan.cacheDirectory);
   std::vector<UnitResult> results;
-  analyzeUnits(mine, 0, results, options, registry, projectIndex.get());
+  analyzeUnits(mine, 0, results, options, registry, projectIndex.get(), true);
   unsigned fromIndex = 0, problems = 0;
   for (size_t i = 0; i < mine.size(); ++i) {
     TranslationUnitOutcome &outcome = results[i].outcome;

@@ -144,6 +144,11 @@ struct CheckRun {
   /// not unwind through clang's frames, built without exceptions).
   std::optional<StepFailure> &failure;
   PhaseTimes &phases; // STREAMLINT_PHASE_TIMES
+  /// The compiler of the TU being parsed, while it runs.
+  clang::CompilerInstance *&compiler;
+  /// Leave the AST to the process's exit, as clang's own -fsyntax-only
+  /// does (-disable-free), once the checks ran without a parse error.
+  bool keepAst;
 };
 
 /// Runs the enabled checks once clang has built the whole AST.
@@ -243,6 +248,10 @@ private:
     phases.mark("files read");
     run_.outcome.findings = context.takeFindings();
     run_.outcome.checksRan = true;
+    // A TU with errors may be parsed again (without its preamble): its AST
+    // is freed first.
+    if (run_.keepAst && run_.compiler && run_.errors.getNumErrors() == 0)
+      run_.compiler->getFrontendOpts().DisableFree = true;
   }
 
   const CheckRun &run_;
@@ -263,9 +272,13 @@ public:
         run_.searchDirectoriesPlain = false;
     }
     run_.errors.compiler = &compiler;
+    run_.compiler = &compiler;
     return std::make_unique<CheckConsumer>(run_);
   }
-  void EndSourceFileAction() override { run_.errors.compiler = nullptr; }
+  void EndSourceFileAction() override {
+    run_.errors.compiler = nullptr;
+    run_.compiler = nullptr;
+  }
 
 private:
   const CheckRun &run_;
@@ -376,7 +389,8 @@ TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
                                               const CheckRegistry &registry,
                                               const CheckSelection &selection,
                                      const CheckOptions &options,
-                                     const PreambleRequest &preamble, PreambleUse &use) {
+                                     const PreambleRequest &preamble, PreambleUse &use,
+                                     bool keepAst) {
   TranslationUnitOutcome outcome;
   // -w: the user's warnings (and -Werror) are not ours to report, and without
   // carets clang prints no "N errors generated" line of its own; the main
@@ -393,9 +407,10 @@ TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
   bool searchDirectoriesPlain = false;
   std::optional<StepFailure> failure;
   PhaseTimes phases(invocation.file);
+  clang::CompilerInstance *compiler = nullptr;
   CheckRun run{invocation, registry,          selection,              options,
                outcome,    searchDirectories, searchDirectoriesPlain, errors,
-               failure,    phases};
+               failure,    phases,            compiler,               keepAst};
   PreambleActionFactory action(std::make_unique<CheckAction>(run), preamble, fileSystem,
                                invocation.versionedDirectories, use);
   clang::tooling::ToolInvocation tool(args, &action, files.get(),
@@ -407,7 +422,7 @@ TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
     succeeded = tool.run();
   }
   if (outcome.checksRan)
-    phases.mark("freeing the AST");
+    phases.mark(keepAst ? "ending the parse (the AST kept)" : "freeing the AST");
   if (failure)
     throw *failure;
 
@@ -439,10 +454,10 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
                                               const CheckSelection &selection,
                                               const CheckOptions &options,
                                               const PreambleRequest &preamble,
-                                              PreambleUse *used) {
+                                              PreambleUse *used, bool keepAst) {
   PreambleUse use;
   TranslationUnitOutcome outcome =
-      parseAndCheck(invocation, registry, selection, options, preamble, use);
+      parseAndCheck(invocation, registry, selection, options, preamble, use, keepAst);
   if (use.state == PreambleUse::None) {
     if (used)
       *used = use;
@@ -473,7 +488,8 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
   PreambleUse none;
   if (used)
     used->state = PreambleUse::None;
-  return parseAndCheck(invocation, registry, selection, options, PreambleRequest{}, none);
+  return parseAndCheck(invocation, registry, selection, options, PreambleRequest{}, none,
+                       keepAst);
 }
 
 } // namespace streamlint

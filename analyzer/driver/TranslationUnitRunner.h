@@ -35,11 +35,15 @@ struct TranslationUnitOutcome {
 /// `preamble.store` set, the include prefix comes from a preamble when it
 /// can (PreambleParse.h; `used` says whether one was reused or built); a
 /// parse on a preamble that reports an error is done again without one.
+/// With `keepAst`, a parse without errors leaves its AST allocated until
+/// the process exits, as clang's own -fsyntax-only does (-disable-free):
+/// for the one TU a process parses, whose freeing would only delay exit.
 TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
                                               const CheckRegistry &registry,
                                               const CheckSelection &selection,
                                               const CheckOptions &options,
                                               const PreambleRequest &preamble = {},
-                                              PreambleUse *used = nullptr);
+                                              PreambleUse *used = nullptr,
+                                              bool keepAst = false);
 
 } // namespace streamlint

@@ -20,18 +20,24 @@ struct UnitResult {
 /// Translates, (optionally) skips a TU without CUDA, then reads the index or
 /// parses (on a preamble from `preambles`, when set); crashes are isolated
 /// when options.crashRecovery. `index` and `preambles` may be null.
+/// `lastOfProcess`: the process parses no other TU; its AST is left to the
+/// exit (analyzeTranslationUnit's keepAst).
 UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               const AnalyzerOptions &options,
                               const CheckRegistry &registry,
                               index::ProjectIndex *index,
-                              index::PreambleStore *preambles = nullptr);
+                              index::PreambleStore *preambles = nullptr,
+                              bool lastOfProcess = false);
 
 /// Analyzes units[first..] in parallel (options.jobs) into results[first..]
 /// (`results` is resized to `units`). `index` may be null; with one and
-/// options.preambles, parses use the preambles kept beside it.
+/// options.preambles, parses use the preambles kept beside it. `lastBatch`:
+/// the process parses no TU after these, so a lone one keeps its AST to the
+/// exit.
 void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
                   std::vector<UnitResult> &results, const AnalyzerOptions &options,
-                  const CheckRegistry &registry, index::ProjectIndex *index);
+                  const CheckRegistry &registry, index::ProjectIndex *index,
+                  bool lastBatch);
 
 /// The report of a plan naming no file from its units' results (in plan
 /// order): each TU's findings as its config filters them, the whole-program

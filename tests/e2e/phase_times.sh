@@ -17,18 +17,45 @@ grep -q 'phase' "$WORK/err" && fail "phase lines without STREAMLINT_PHASE_TIMES:
 STREAMLINT_PHASE_TIMES=1 expect_exit 1 "timed run" -- "$STREAMLINT" -p "$P" --no-cache -j 1 \
   --format json -o "$WORK/timed.json"
 cmp -s "$WORK/plain.json" "$WORK/timed.json" || fail "the report changed with STREAMLINT_PHASE_TIMES"
+# A run of several TUs frees each AST; a run of one keeps it to the exit (as
+# clang's -fsyntax-only does) when no index entry is stored after it.
+phases() { # TU: its phases, comma-separated, from $WORK/err
+  sed -n "s/^streamlint: phase $1: \([a-zA-Z ()-]*\): [0-9.]* s CPU, peak RSS [0-9]* MiB$/\1/p" \
+    "$WORK/err" | paste -sd,
+}
+analysis="parse,traversal scope,call graph,matchers,call-graph checks,ordering facts,files read"
 for tu in device-sync.cu alloc-in-loop.cu; do
-  got=$(sed -n "s/^streamlint: phase $tu: \([a-zA-Z -]*\): [0-9.]* s CPU, peak RSS [0-9]* MiB$/\1/p" \
-    "$WORK/err" | paste -sd,)
-  want="parse,traversal scope,call graph,matchers,call-graph checks,ordering facts,files read,freeing the AST"
-  [ "$got" = "$want" ] || fail "$tu: phases '$got', expected '$want': $(cat "$WORK/err")"
+  got=$(phases $tu)
+  [ "$got" = "$analysis,freeing the AST" ] ||
+    fail "$tu: phases '$got', expected '$analysis,freeing the AST': $(cat "$WORK/err")"
 done
+ONE=$WORK/one
+mkdir -p "$ONE"
+cp "$SRC/testdata/checks/device-sync.cu" "$ONE/"
+stub_database "$ONE"
+STREAMLINT_PHASE_TIMES=1 expect_exit 1 "one TU" -- "$STREAMLINT" -p "$ONE" --no-cache -j 1 \
+  --format json -o "$WORK/one.json"
+got=$(phases device-sync.cu)
+[ "$got" = "$analysis,ending the parse (the AST kept)" ] ||
+  fail "one TU: phases '$got', expected '$analysis,ending the parse (the AST kept)': $(cat "$WORK/err")"
+STREAMLINT_PHASE_TIMES=1 expect_exit 1 "one TU, index stored" -- "$STREAMLINT" -p "$ONE" \
+  --cache-dir "$WORK/one-index" -j 1 --quiet
+got=$(phases device-sync.cu)
+[ "$got" = "$analysis,freeing the AST" ] ||
+  fail "one TU, index stored: phases '$got', expected '$analysis,freeing the AST': $(cat "$WORK/err")"
 STREAMLINT_PHASE_TIMES=0 expect_exit 1 "STREAMLINT_PHASE_TIMES=0" -- "$STREAMLINT" -p "$P" --no-cache \
   -j 1 --quiet
 grep -q 'phase' "$WORK/err" && fail "phase lines with STREAMLINT_PHASE_TIMES=0"
 
+# Storing index entries: every TU frees its AST first.
+STREAMLINT_PHASE_TIMES=1 expect_exit 1 "first indexed run" -- "$STREAMLINT" -p "$P" \
+  --cache-dir "$WORK/index" -j 1 --quiet
+for tu in device-sync.cu alloc-in-loop.cu; do
+  got=$(phases $tu)
+  [ "$got" = "$analysis,freeing the AST" ] ||
+    fail "$tu (index stored): phases '$got', expected '$analysis,freeing the AST': $(cat "$WORK/err")"
+done
 # From the index: nothing parsed, nothing timed.
-expect_exit 1 "first indexed run" -- "$STREAMLINT" -p "$P" --cache-dir "$WORK/index" -j 1 --quiet
 STREAMLINT_PHASE_TIMES=1 expect_exit 1 "indexed re-run" -- "$STREAMLINT" -p "$P" \
   --cache-dir "$WORK/index" -j 1 --quiet
 grep -q 'phase' "$WORK/err" && fail "phase lines for TUs the index answered: $(cat "$WORK/err")"
