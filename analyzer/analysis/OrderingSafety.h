@@ -93,6 +93,15 @@ OrderingVerdict checkNarrowedWaitToPerThread(const clang::CallExpr &sync,
                                              bool perThreadBuild,
                                              const OrderingAssumption &assume = {});
 
+/// The same together with default-stream's moves of `group` (the calls of
+/// the function it moves to cudaStreamPerThread, rule 10): the wait judged
+/// with that work on the per-thread stream, and each move judged with the
+/// wait narrowed. For one fix that makes all of those edits.
+OrderingVerdict checkNarrowedWaitWithPerThreadMoves(const clang::CallExpr &sync,
+                                                   llvm::ArrayRef<MovedCall> group,
+                                                   TranslationUnitContext &context,
+                                                   const OrderingAssumption &assume = {});
+
 /// Replacing the synchronous copy or memset `copy` by its Async form on
 /// `target` (null: cudaStreamPerThread) and a wait for `target` (rule 9):
 /// judged as a narrowed wait whose target first gets the copy, so on a

@@ -1,0 +1,23 @@
+// The callers of legacy.cu's functions; main creates a blocking stream and
+// runs everything on this one host thread.
+#include <cuda_runtime.h>
+
+__global__ void bump(float *d) { d[0] += 1.0f; }
+
+void copyLoop(float *d, const float *h, int n, int iterations);
+void afterStream(float *d);
+
+int main() {
+  float *d, h[64] = {};
+  cudaMalloc(&d, 256);
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  copyLoop(d, h, 256, 4);
+  for (int i = 0; i < 2; ++i) {
+    bump<<<1, 1, 0, s>>>(d);
+    afterStream(d);
+  }
+  cudaStreamDestroy(s);
+  cudaFree(d);
+  return 0;
+}

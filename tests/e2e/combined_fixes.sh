@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# device-sync's narrowed wait that relies on default-stream's moves
+# (testdata/fixes/programs/per-thread-combined, docs/fixes.md rule 10): one
+# fix carries the narrowing and the moves, and --fix applies it only when
+# default-stream's own fixes of those moves are applied in the same run. Run
+# as a user would: both checks (applied, also through CI shards, which carry
+# the fix's prerequisites); device-sync alone; a NOLINT on one moved line; a
+# baseline holding default-stream's findings.
+. "$(dirname "$0")/lib.sh"
+[ -e /usr/local/cuda/include/cuda.h ] || { echo "skipped: no CUDA toolkit"; exit 77; }
+
+cp -r "$STREAMLINT_SOURCE_DIR/testdata/fixes/programs/per-thread-combined" "$WORK/p"
+rm -f "$WORK/p"/*.fixed
+cat >"$WORK/p/compile_commands.json" <<JSON
+[{"directory": "$WORK/p", "file": "main.cu", "command": "nvcc -x cu -c main.cu -o main.o"},
+ {"directory": "$WORK/p", "file": "legacy.cu", "command": "nvcc -x cu -c legacy.cu -o legacy.o"}]
+JSON
+cd "$WORK/p" || exit 1
+BOTH=--checks=-*,default-stream,device-sync
+NARROWED='+    cudaStreamSynchronize(cudaStreamPerThread); // applied'
+MOVED='+    twice<<<1, 64, 0, cudaStreamPerThread>>>(d); // applied'
+
+expect_exit 1 "both checks" -- "$STREAMLINT" -p . "$BOTH" --no-cache --fix-dry-run
+expect_stdout "$NARROWED"
+expect_stdout "$MOVED"
+expect_stderr "would apply 3 fix(es) in 1 file(s)"
+
+mkdir -p parts
+for i in 1 2; do
+  expect_exit 0 "shard $i/2" -- "$STREAMLINT" -p . "$BOTH" --no-cache --shard=$i/2 -o parts/p$i.json
+done
+expect_exit 1 "merged shards" -- "$STREAMLINT" -p . "$BOTH" --merge-shards parts/p1.json parts/p2.json --fix-dry-run
+expect_stdout "$NARROWED"
+expect_stderr "would apply 3 fix(es) in 1 file(s)"
+
+# device-sync alone: the narrowing is a suggestion, and --fix-notes applies
+# it whole (the moves with it).
+expect_exit 1 "device-sync alone" -- "$STREAMLINT" -p . --checks=-*,device-sync --no-cache --fix-dry-run
+grep -qF "cudaStreamPerThread" "$WORK/out" && fail "device-sync alone changed the stream: $(cat "$WORK/out")"
+expect_stderr "default-stream is not enabled in this run"
+expect_exit 1 "device-sync alone, --fix-notes" -- "$STREAMLINT" -p . --checks=-*,device-sync --no-cache --fix-dry-run --fix-notes
+expect_stdout "$NARROWED"
+expect_stdout "$MOVED"
+
+# A NOLINT on one moved line: that move is not made, so neither is the wait.
+sed -i '13s|// applied|// NOLINT(default-stream)|' legacy.cu
+expect_exit 1 "NOLINT on a moved line" -- "$STREAMLINT" -p . "$BOTH" --no-cache --fix-dry-run
+grep -qF "cudaStreamSynchronize(cudaStreamPerThread)" "$WORK/out" && fail "narrowed despite the NOLINT: $(cat "$WORK/out")"
+expect_stderr "the cudaMemcpyAsync at line 13 (legacy.cu:13), and its finding is suppressed by NOLINT"
+sed -i '13s|// NOLINT(default-stream)|// applied|' legacy.cu
+
+# default-stream's findings in the baseline: not reported, not fixed.
+expect_exit 0 "baseline of default-stream" -- "$STREAMLINT" -p . --checks=-*,default-stream --no-cache --write-baseline base.json
+expect_exit 1 "with the baseline" -- "$STREAMLINT" -p . "$BOTH" --no-cache --baseline base.json --fix-dry-run
+grep -qF "cudaStreamPerThread" "$WORK/out" && fail "fixed despite the baseline: $(cat "$WORK/out")"
+expect_stderr "its finding is in the baseline"
+finish
