@@ -6,6 +6,9 @@ __global__ void bump(float *d) { d[0] += 1.0f; }
 
 void copyLoop(float *d, const float *h, int n, int iterations);
 void afterStream(float *d);
+void rounds(float *d, int n, int m);
+void roundsBreak(float *d, int n, int m);
+void checkedCopies(float *d, float *h, int n, int iterations);
 
 int main() {
   float *d, h[64] = {};
@@ -13,6 +16,11 @@ int main() {
   cudaStream_t s;
   cudaStreamCreate(&s);
   copyLoop(d, h, 256, 4);
+  rounds(d, 2, 3);
+  rounds(d, 2, 3);
+  roundsBreak(d, 2, 3);
+  roundsBreak(d, 2, 3);
+  checkedCopies(d, h, 256, 2);
   for (int i = 0; i < 2; ++i) {
     bump<<<1, 1, 0, s>>>(d);
     afterStream(d);
