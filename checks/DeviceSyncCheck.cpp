@@ -11,6 +11,8 @@
 
 #include "checks/LegacyStreamMoves.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 
 namespace streamlint {
 
@@ -232,9 +234,18 @@ DeviceSyncCheck::perThreadWaitFix(const clang::CallExpr &sync, const clang::Func
     return narrowed;
   std::vector<LegacyStreamMove> moves =
       perThreadMoves(function, operations, suggester_, context(), /*perThreadBuild=*/false);
-  if (moves.empty())
-    return narrowed;
-  return withPerThreadMoves(std::move(narrowed), sync, function, operations, std::move(moves));
+  NarrowedWaitFix combined =
+      withPerThreadMoves(narrowed, sync, function, operations, moves, /*asyncCopies=*/false);
+  if (!moves.empty() && perThreadConditional(function, /*narrow=*/true, combined.judge))
+    return combined;
+  // The function's synchronous copies made Async on the per-thread stream
+  // too, as device-sync's own fixes of them do.
+  NarrowedWaitFix withCopies =
+      withPerThreadMoves(narrowed, sync, function, operations, moves, /*asyncCopies=*/true);
+  if (withCopies.fix.prerequisites.size() > moves.size() &&
+      perThreadConditional(function, /*narrow=*/true, withCopies.judge))
+    return withCopies;
+  return moves.empty() ? narrowed : combined;
 }
 
 /// The narrowed wait of perThreadWaitFix together with default-stream's
@@ -246,10 +257,29 @@ NarrowedWaitFix DeviceSyncCheck::withPerThreadMoves(NarrowedWaitFix narrowed,
                                                     const clang::CallExpr &sync,
                                                     const clang::FunctionDecl &function,
                                                     const FunctionOperations &operations,
-                                                    std::vector<LegacyStreamMove> moves) const {
+                                                    const std::vector<LegacyStreamMove> &moves,
+                                                    bool asyncCopies) const {
   std::vector<MovedCall> group;
-  std::string lines;
-  for (LegacyStreamMove &move : moves) {
+  std::vector<const clang::CallExpr *> copies;
+  std::string lines, copyLines;
+  if (asyncCopies)
+    for (const StreamOperation &op : operations.operations) {
+      const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node);
+      const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+      if (!callee || !callee->getIdentifier() || !isSynchronousCopy(callee->getName()))
+        continue;
+      std::optional<NarrowedWaitFix> copy = asyncCopyFix(*call, nullptr, context(), false);
+      if (!copy)
+        continue;
+      std::string line = describeLine(*call, function, context().sources());
+      copyLines += (copyLines.empty() ? "" : ", ") + line;
+      for (const TextEdit &edit : copy->fix.edits) {
+        narrowed.fix.edits.push_back(edit);
+        narrowed.fix.prerequisites.push_back({"device-sync", edit, "the " + op.what + " at " + line});
+      }
+      copies.push_back(call);
+    }
+  for (const LegacyStreamMove &move : moves) {
     std::string what = "the call";
     for (const StreamOperation &op : operations.operations)
       if (op.node == move.moved.call)
@@ -260,12 +290,19 @@ NarrowedWaitFix DeviceSyncCheck::withPerThreadMoves(NarrowedWaitFix narrowed,
     narrowed.fix.prerequisites.push_back({"default-stream", move.edit, what + " at " + line});
     group.push_back(move.moved);
   }
+  std::vector<std::string> with;
+  if (!lines.empty())
+    with.push_back("pass it to the legacy-stream work of '" + function.getNameAsString() +
+                   "' as default-stream's fixes do (" + lines + ")");
+  if (!copyLines.empty())
+    with.push_back("make the synchronous copies Async on it as device-sync's fixes do (" +
+                   copyLines + ")");
   narrowed.fix.description =
-      "synchronize only cudaStreamPerThread, the per-thread default stream, and pass it to the "
-      "legacy-stream work of '" + function.getNameAsString() + "' as default-stream's fixes do (" +
-      lines + "; no stream variable is in use here)";
-  narrowed.judge = [call = &sync, group = std::move(group), this](const OrderingAssumption &assume) {
-    return checkNarrowedWaitWithPerThreadMoves(*call, group, context(), assume);
+      "synchronize only cudaStreamPerThread, the per-thread default stream, and " +
+      llvm::join(with, ", and ") + " (no stream variable is in use here)";
+  narrowed.judge = [call = &sync, group = std::move(group), copies = std::move(copies),
+                    this](const OrderingAssumption &assume) {
+    return checkNarrowedWaitWithPerThreadMoves(*call, group, copies, context(), assume);
   };
   return narrowed;
 }

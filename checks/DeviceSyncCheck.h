@@ -36,7 +36,8 @@ private:
   NarrowedWaitFix withPerThreadMoves(NarrowedWaitFix narrowed, const clang::CallExpr &sync,
                                      const clang::FunctionDecl &function,
                                      const FunctionOperations &operations,
-                                     std::vector<LegacyStreamMove> moves) const;
+                                     const std::vector<LegacyStreamMove> &moves,
+                                     bool asyncCopies) const;
 
   const std::string extraSyncFunctions_;
   const llvm::StringSet<> extraSync_;

@@ -205,10 +205,11 @@ OrderingVerdict checkAsyncCopy(const clang::CallExpr &copy, const clang::ValueDe
 
 OrderingVerdict checkNarrowedWaitWithPerThreadMoves(const clang::CallExpr &sync,
                                                    llvm::ArrayRef<MovedCall> group,
+                                                   llvm::ArrayRef<const clang::CallExpr *> asyncCopies,
                                                    TranslationUnitContext &context,
                                                    const OrderingAssumption &assume) {
   const clang::FunctionDecl *function = context.enclosingFunction(sync);
-  if (!function || group.empty())
+  if (!function || (group.empty() && asyncCopies.empty()))
     return notFound();
   FunctionOperations ops = operationsOf(*function, context.ast(), /*perThreadBuild=*/false);
   std::optional<size_t> at = indexOf(ops, sync);
@@ -216,15 +217,38 @@ OrderingVerdict checkNarrowedWaitWithPerThreadMoves(const clang::CallExpr &sync,
       moveGroup(ops, group, nullptr, *function, context, assume);
   if (!at || !members)
     return notFound();
-  // The wait, with the work moved.
+  // Rule 9's rewrites: the copy on the per-thread stream, then a wait for it.
+  std::vector<size_t> copies;
+  for (const clang::CallExpr *copy : asyncCopies) {
+    std::optional<size_t> index = indexOf(ops, *copy);
+    if (!index)
+      return notFound();
+    copies.push_back(*index);
+  }
+  for (size_t index : copies) {
+    StreamOperation &op = ops.operations[index];
+    op.effect = OperationEffect::Enqueue;
+    op.stream = {OrderingStream::PerThread, nullptr};
+    op.blocking = StreamBlocking::Blocking;
+    op.hostWaits = true;
+  }
+  // The wait, with the work moved and the copies rewritten.
   OrderingVerdict verdict = walkOrdering(ops, *at, nullptr, OrderingMode::Narrow, context, assume);
   if (!verdict.keepsOrdering)
     return verdict;
-  // The moves, with the wait narrowed.
+  // The copies and the moves, with the wait narrowed too.
   StreamOperation &wait = ops.operations[*at];
   wait.effect = OperationEffect::HostWaitsStream;
   wait.stream = {OrderingStream::PerThread, nullptr};
   wait.blocking = StreamBlocking::Blocking;
+  for (size_t index : copies) {
+    OrderingVerdict copy =
+        walkOrdering(ops, index, nullptr, OrderingMode::Narrow, context, assume, /*workOnTarget=*/true);
+    if (!copy.keepsOrdering)
+      return copy;
+  }
+  if (group.empty())
+    return verdict;
   verdict = judgeMoves(ops, group, *members, nullptr, *function, context, false, assume);
   if (verdict.keepsOrdering && !verdict.waits.empty()) {
     // default-stream's own fixes were judged with the device-wide wait; a

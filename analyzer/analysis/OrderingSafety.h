@@ -94,11 +94,14 @@ OrderingVerdict checkNarrowedWaitToPerThread(const clang::CallExpr &sync,
                                              const OrderingAssumption &assume = {});
 
 /// The same together with default-stream's moves of `group` (the calls of
-/// the function it moves to cudaStreamPerThread, rule 10): the wait judged
-/// with that work on the per-thread stream, and each move judged with the
+/// the function it moves to cudaStreamPerThread, rule 10) and rule 9's
+/// rewrites of the synchronous copies `asyncCopies` (each then Async on the
+/// per-thread stream and waited for): the wait judged with all of that
+/// made, each copy judged with the rest made, each move judged with the
 /// wait narrowed. For one fix that makes all of those edits.
 OrderingVerdict checkNarrowedWaitWithPerThreadMoves(const clang::CallExpr &sync,
                                                    llvm::ArrayRef<MovedCall> group,
+                                                   llvm::ArrayRef<const clang::CallExpr *> asyncCopies,
                                                    TranslationUnitContext &context,
                                                    const OrderingAssumption &assume = {});
 

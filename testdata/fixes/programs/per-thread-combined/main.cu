@@ -9,6 +9,7 @@ void afterStream(float *d);
 void rounds(float *d, int n, int m);
 void roundsBreak(float *d, int n, int m);
 void checkedCopies(float *d, float *h, int n, int iterations);
+void clearLoop(float *d, int n, int iterations);
 
 int main() {
   float *d, h[64] = {};
@@ -21,6 +22,7 @@ int main() {
   roundsBreak(d, 2, 3);
   roundsBreak(d, 2, 3);
   checkedCopies(d, h, 256, 2);
+  clearLoop(d, 256, 2);
   for (int i = 0; i < 2; ++i) {
     bump<<<1, 1, 0, s>>>(d);
     afterStream(d);
