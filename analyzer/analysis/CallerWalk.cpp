@@ -139,6 +139,7 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
     }
   };
   const clang::Stmt *skipLoop = nullptr;
+  std::vector<std::pair<const clang::Stmt *, OrderingStream>> waitedInLoop;
   for (size_t index : path) {
     const StreamOperation &op = ops_[index];
     if (skipLoop && llvm::is_contained(op.loops, skipLoop))
@@ -162,9 +163,16 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
     case OperationEffect::HostWaitsStream:
       if (always)
         waited.push_back(op.stream);
+      // The same for a wait for one stream: the loop's work on it is done.
+      else if (const clang::Stmt *loop = everyIterationWaits(op); loop && !op.recordedBy)
+        waitedInLoop.push_back({loop, op.stream});
       break;
     case OperationEffect::Enqueue: {
       if (llvm::any_of(waited, [&](const OrderingStream &s) { return s.same(op.stream); }))
+        break;
+      if (llvm::any_of(waitedInLoop, [&](const std::pair<const clang::Stmt *, OrderingStream> &w) {
+            return llvm::is_contained(op.loops, w.first) && w.second.same(op.stream);
+          }))
         break;
       bool legacy = op.stream.kind == OrderingStream::Legacy;
       if (legacyDone && (legacy || op.blocking == StreamBlocking::Blocking))

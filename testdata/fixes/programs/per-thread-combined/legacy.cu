@@ -19,8 +19,8 @@ void copyLoop(float *d, const float *h, int n, int iterations) {
 // Its caller has a launch on a created stream pending at the call: on the
 // legacy stream this launch waited for it, and so did the device-wide wait.
 void afterStream(float *d) {
-  twice<<<1, 64>>>(d); // not applied: before it runs: its call at main.cu:28 (in 'main') follows the kernel launch
-  cudaDeviceSynchronize(); // not applied: before it runs: its call at main.cu:28 (in 'main') follows the kernel launch
+  twice<<<1, 64>>>(d); // not applied: before it runs: its call at main.cu:41 (in 'main') follows the kernel launch
+  cudaDeviceSynchronize(); // not applied: before it runs: its call at main.cu:41 (in 'main') follows the kernel launch
 }
 
 // Each iteration ends waiting for the device, so nothing it issued is
@@ -43,7 +43,7 @@ void roundsBreak(float *d, int n, int m) {
       twice<<<1, 64>>>(d); // applied
     if (i == m)
       break;
-    cudaDeviceSynchronize(); // not applied: before it runs: its call at main.cu:23 (in 'main') follows a call of 'roundsBreak', which returns with work still pending
+    cudaDeviceSynchronize(); // not applied: before it runs: its call at main.cu:35 (in 'main') follows a call of 'roundsBreak', which returns with work still pending
   }
 }
 
