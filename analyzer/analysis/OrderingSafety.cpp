@@ -41,7 +41,8 @@ namespace {
 /// Puts the calls of `group` on `target` (null: the per-thread default
 /// stream) in `ops`, as --fix leaves them; their indexes (nullopt when one
 /// is not among the operations).
-std::optional<std::vector<size_t>> moveGroup(FunctionOperations &ops, llvm::ArrayRef<MovedCall> group,
+std::optional<std::vector<size_t>> moveGroup(FunctionOperations &ops,
+                                             llvm::ArrayRef<MovedCall> group,
                                              const clang::VarDecl *target,
                                              const clang::FunctionDecl &function,
                                              TranslationUnitContext &context,
@@ -242,8 +243,8 @@ OrderingVerdict checkNarrowedWaitWithPerThreadMoves(const clang::CallExpr &sync,
   wait.stream = {OrderingStream::PerThread, nullptr};
   wait.blocking = StreamBlocking::Blocking;
   for (size_t index : copies) {
-    OrderingVerdict copy =
-        walkOrdering(ops, index, nullptr, OrderingMode::Narrow, context, assume, /*workOnTarget=*/true);
+    OrderingVerdict copy = walkOrdering(ops, index, nullptr, OrderingMode::Narrow, context, assume,
+                                        /*workOnTarget=*/true);
     if (!copy.keepsOrdering)
       return copy;
   }

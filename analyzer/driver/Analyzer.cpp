@@ -273,7 +273,8 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
   settleFixPrerequisites(result.findings, [&](const FixPrerequisite &prerequisite) {
     bool enabled = false;
     for (const PlannedUnit &unit : units)
-      enabled = enabled || (unit.reported && CheckSelection(unit.config.checks).enabled(prerequisite.checkId));
+      enabled = enabled || (unit.reported &&
+                            CheckSelection(unit.config.checks).enabled(prerequisite.checkId));
     return prerequisite.checkId + (enabled ? " reports no such fix in this run"
                                            : " is not enabled in this run");
   });

@@ -21,7 +21,8 @@ std::string where(const TextEdit &edit) {
 
 /// The reason `prerequisite` of `fix` is not met by `findings`; "" if it is.
 std::string unmet(const FixIt &fix, const FixPrerequisite &prerequisite,
-                  const std::vector<Finding> &findings, llvm::function_ref<std::string(const FixPrerequisite &)> whyAbsent) {
+                  const std::vector<Finding> &findings,
+                  llvm::function_ref<std::string(const FixPrerequisite &)> whyAbsent) {
   std::string relies = "it relies on " + prerequisite.checkId + "'s fix of " +
                        (prerequisite.what.empty() ? "line " + where(prerequisite.edit)
                                                   : prerequisite.what + " (" +
@@ -55,7 +56,8 @@ std::string unmet(const FixIt &fix, const FixPrerequisite &prerequisite,
 
 } // namespace
 
-void settleFixPrerequisites(std::vector<Finding> &findings, llvm::function_ref<std::string(const FixPrerequisite &)> whyAbsent) {
+void settleFixPrerequisites(std::vector<Finding> &findings,
+                            llvm::function_ref<std::string(const FixPrerequisite &)> whyAbsent) {
   for (bool changed = true; changed;) {
     changed = false;
     for (Finding &finding : findings)

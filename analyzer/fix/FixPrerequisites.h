@@ -24,6 +24,7 @@ namespace streamlint {
 /// ("its finding is suppressed by NOLINT"). Run once after the analysis and
 /// again after each step that removes findings, so the first step that
 /// removes one names it.
-void settleFixPrerequisites(std::vector<Finding> &findings, llvm::function_ref<std::string(const FixPrerequisite &)> whyAbsent);
+void settleFixPrerequisites(std::vector<Finding> &findings,
+                            llvm::function_ref<std::string(const FixPrerequisite &)> whyAbsent);
 
 } // namespace streamlint

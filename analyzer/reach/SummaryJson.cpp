@@ -30,7 +30,8 @@ json findingJson(const Finding &f) {
     if (!fix.prerequisites.empty()) {
       json prerequisites = json::array();
       for (const FixPrerequisite &p : fix.prerequisites)
-        prerequisites.push_back({{"check", p.checkId}, {"edit", editJson(p.edit)}, {"what", p.what}});
+        prerequisites.push_back(
+            {{"check", p.checkId}, {"edit", editJson(p.edit)}, {"what", p.what}});
       entry["prerequisites"] = std::move(prerequisites);
     }
     fixes.push_back(std::move(entry));
