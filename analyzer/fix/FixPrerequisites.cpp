@@ -32,7 +32,8 @@ std::string unmet(const FixIt &fix, const FixPrerequisite &prerequisite,
     if (finding.checkId != prerequisite.checkId)
       continue;
     for (const FixIt &other : finding.fixes) {
-      if (!hasEdit(other, prerequisite.edit))
+      // Never itself: it carries the edit too.
+      if (&other == &fix || !hasEdit(other, prerequisite.edit))
         continue;
       if (!other.applicable) {
         std::string why = other.description;

@@ -60,6 +60,14 @@ expect_stderr "would apply 7 fix(es) in 1 file(s)"
 expect_stderr "the cudaMemcpyAsync at line 13 (legacy.cu:13), and its finding is suppressed by NOLINT"
 sed -i '13s|// NOLINT(default-stream)|// applied|' legacy.cu
 
+# A NOLINT on the memset whose Async rewrite clearLoop's narrowed wait
+# carries: the wait relies on device-sync's own fix of it, which is gone.
+sed -i '70s|// applied|// NOLINT(device-sync)|' legacy.cu
+expect_exit 1 "NOLINT on clearLoop's memset" -- "$STREAMLINT" -p . "$BOTH" --no-cache --fix-dry-run
+narrowed 2 "NOLINT on clearLoop's memset"
+expect_stderr "it relies on device-sync's fix of the cudaMemset at line 70 (legacy.cu:70), and its finding is suppressed by NOLINT"
+sed -i '70s|// NOLINT(device-sync)|// applied|' legacy.cu
+
 # default-stream's findings in the baseline: not reported, not fixed.
 expect_exit 0 "baseline of default-stream" -- "$STREAMLINT" -p . --checks=-*,default-stream --no-cache --write-baseline base.json
 expect_exit 1 "with the baseline" -- "$STREAMLINT" -p . "$BOTH" --no-cache --baseline base.json --fix-dry-run
