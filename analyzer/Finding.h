@@ -35,12 +35,26 @@ struct TextEdit {
   std::string fileDigest;
 };
 
+/// An edit of a fix that another check's fix also makes, and that the fix
+/// relies on being that check's: the fix is applicable only when, among
+/// the findings reported in the same run, a finding of `checkId` carries an
+/// applicable fix whose edits include `edit` and are all the fix's own
+/// (settleFixPrerequisites, analyzer/fix/FixPrerequisites.h).
+struct FixPrerequisite {
+  std::string checkId;
+  TextEdit edit;
+  std::string what; ///< for the note: "the cudaMemcpyAsync at line 125"
+};
+
 /// A suggested fix. Only `applicable` fixes are applied by --fix; the others
 /// are advice shown to the user (e.g. "consider cudaStreamPerThread").
 struct FixIt {
   std::string description;
   std::vector<TextEdit> edits;
   bool applicable = true;
+  /// Other checks' fixes this one relies on; it carries their edits too, so
+  /// --fix applies all of them or none.
+  std::vector<FixPrerequisite> prerequisites;
 };
 
 /// A secondary location: a step of a call chain, where memory came from, a loop.

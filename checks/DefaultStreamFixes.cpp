@@ -3,6 +3,7 @@
 // per-thread default stream), and whether they keep every happens-before
 // edge (analyzer/analysis/OrderingSafety.h; docs/fixes.md).
 #include "checks/DefaultStreamCheck.h"
+#include "checks/LegacyStreamMoves.h"
 #include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/OrderingSafety.h"
 #include "analyzer/analysis/StreamOperations.h"
@@ -12,108 +13,21 @@
 #include "clang/Lex/Lexer.h"
 
 namespace streamlint {
-namespace {
-
-const clang::Expr *withoutDefault(const clang::Expr *argument) {
-  return llvm::isa<clang::CXXDefaultArgExpr>(argument) ? nullptr : argument;
-}
-
-/// The file range of `expr` as written, if it is text the user can edit.
-std::optional<clang::CharSourceRange> writtenRange(const clang::Expr *expr,
-                                                   const clang::ASTContext &ast) {
-  if (!expr || expr->getBeginLoc().isInvalid())
-    return std::nullopt;
-  clang::CharSourceRange range = clang::Lexer::makeFileCharRange(
-      clang::CharSourceRange::getTokenRange(expr->getSourceRange()),
-      ast.getSourceManager(), ast.getLangOpts());
-  if (range.isInvalid())
-    return std::nullopt;
-  return range;
-}
-
-} // namespace
 
 std::optional<TextEdit> DefaultStreamCheck::streamEdit(const clang::CallExpr &call,
                                                        const StreamArgumentSite &site,
                                                        const std::string &stream) const {
-  const clang::ASTContext &ast = context().ast();
-  const clang::SourceManager &sm = ast.getSourceManager();
-  if (!writtenInFile(call.getBeginLoc(), sm) || !writtenInFile(call.getEndLoc(), sm))
-    return std::nullopt;
-  std::optional<clang::CharSourceRange> whole = writtenRange(&call, ast);
-  if (!whole)
-    return std::nullopt;
-  auto insideCall = [&](const clang::CharSourceRange &range) {
-    return !sm.isBeforeInTranslationUnit(range.getBegin(), whole->getBegin()) &&
-           !sm.isBeforeInTranslationUnit(whole->getEnd(), range.getEnd());
-  };
-  if (const clang::Expr *written = withoutDefault(site.argument)) {
-    std::optional<clang::CharSourceRange> range = writtenRange(written, ast);
-    if (!range || !insideCall(*range))
-      return std::nullopt;
-    return context().edit(*range, stream);
-  }
-  // Omitted: insert after the last argument written before the stream.
-  const clang::Expr *anchor = nullptr;
-  std::string text = ", " + stream;
-  if (site.isKernelLaunch) {
-    const clang::CallExpr *config =
-        llvm::cast<clang::CUDAKernelCallExpr>(call).getConfig();
-    anchor = withoutDefault(config->getArg(2));
-    if (!anchor) {
-      anchor = withoutDefault(config->getArg(1));
-      text = ", 0" + text; // the shared-memory size comes before the stream
-    }
-  } else if (site.index > 0) {
-    for (unsigned i = 0; i < site.index; ++i)
-      if (!withoutDefault(call.getArg(i)))
-        return std::nullopt; // other defaults come first: spelling them is a guess
-    anchor = call.getArg(site.index - 1);
-  }
-  std::optional<clang::CharSourceRange> range = writtenRange(anchor, ast);
-  if (!range || !insideCall(*range))
-    return std::nullopt;
-  return context().edit(
-      clang::CharSourceRange::getCharRange(range->getEnd(), range->getEnd()), text);
+  return legacyStreamEdit(call, site, stream, context());
 }
 
 std::optional<MovedCall> DefaultStreamCheck::movedCall(const clang::CallExpr &call,
                                                        const clang::FunctionDecl &function,
                                                        const clang::VarDecl *target) {
-  clang::ASTContext &ast = context().ast();
-  std::optional<SuggestedStream> inScope = suggester_.suggest(function, call);
-  if (target ? (!inScope || !inScope->usedByFunction || inScope->stream != target) : bool(inScope))
+  std::optional<LegacyStreamMove> move =
+      legacyStreamMove(call, function, target, suggester_, context(), perThreadBuild_);
+  if (!move)
     return std::nullopt;
-  std::string spelling = target ? inScope->spelling : "cudaStreamPerThread";
-  const clang::FunctionDecl *callee = call.getDirectCallee();
-  bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
-  const api::ApiInfo *info =
-      callee && callee->getIdentifier() ? api::findApi(apiNameAsWritten(*callee)) : nullptr;
-  if (launch || (info && takesStreamArgument(*info))) {
-    std::optional<StreamArgumentSite> site = streamArgumentOf(call);
-    if (!site)
-      return std::nullopt;
-    StreamClassification stream = classifyStreamArgument(site->argument, ast, &function);
-    if (stream.kind == StreamKind::Legacy ||
-        verdict(stream.kind, launch ? nullptr : callee) != Verdict::LegacyWarning ||
-        !streamEdit(call, *site, spelling))
-      return std::nullopt;
-    return MovedCall{&call, nullptr};
-  }
-  if (!callee || context().sources().isInSystemHeader(callee->getLocation()))
-    return std::nullopt;
-  for (unsigned i = 0; i < call.getNumArgs() && i < callee->getNumParams(); ++i) {
-    const auto *fallback = llvm::dyn_cast<clang::CXXDefaultArgExpr>(call.getArg(i));
-    if (!fallback || !isStreamType(fallback->getParam()->getType()))
-      continue;
-    StreamClassification stream = classifyStreamArgument(fallback, ast);
-    if (verdict(stream.kind, nullptr) != Verdict::LegacyWarning ||
-        !streamUseOfParameter(*callee, i) ||
-        !streamEdit(call, StreamArgumentSite{fallback, i, false}, spelling))
-      return std::nullopt;
-    return MovedCall{&call, fallback->getParam()};
-  }
-  return std::nullopt;
+  return move->moved;
 }
 
 const DefaultStreamCheck::GroupOrdering &
@@ -130,11 +44,7 @@ DefaultStreamCheck::orderingFor(const clang::FunctionDecl &function, const clang
   if (!target && !suggester_.perThreadIsTarget(function, operations))
     return ordering_.emplace(key, std::move(result)).first->second;
   for (const StreamOperation &op : operations.operations) {
-    result.usesStreams = result.usesStreams ||
-                         ((op.effect == OperationEffect::Enqueue ||
-                           op.effect == OperationEffect::HostWaitsStream) &&
-                          (op.stream.kind == OrderingStream::Variable ||
-                           op.stream.kind == OrderingStream::Unknown));
+    result.usesStreams = result.usesStreams || usesStreamVariable(op);
     const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node);
     if (call)
       if (std::optional<MovedCall> moved = movedCall(*call, function, target))

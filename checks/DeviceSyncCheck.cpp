@@ -9,6 +9,10 @@
 #include "analyzer/reach/CudaApi.h"
 #include "analyzer/reach/ReachResolution.h"
 
+#include "checks/LegacyStreamMoves.h"
+
+#include "llvm/ADT/StringExtras.h"
+
 
 namespace streamlint {
 
@@ -165,7 +169,7 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
              (op.stream.kind == OrderingStream::Variable || op.stream.kind == OrderingStream::Unknown);
     });
     if (!narrowed && !ptds && !onStreams && suggester_.perThreadIsTarget(*function, operations)) {
-      narrowed = perThreadWaitFix(*site.call);
+      narrowed = perThreadWaitFix(*site.call, *function, operations);
       perThreadTarget = narrowed.has_value();
     }
   }
@@ -210,7 +214,9 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
 /// function whose work has no stream variable to go to (docs/fixes.md, rule
 /// 10): applied when all the work the host then waits for is on the
 /// per-thread stream, or there is none.
-std::optional<NarrowedWaitFix> DeviceSyncCheck::perThreadWaitFix(const clang::CallExpr &sync) const {
+std::optional<NarrowedWaitFix>
+DeviceSyncCheck::perThreadWaitFix(const clang::CallExpr &sync, const clang::FunctionDecl &function,
+                                  const FunctionOperations &operations) const {
   std::optional<TextEdit> edit =
       context().edit(clang::CharSourceRange::getTokenRange(sync.getSourceRange()),
                      "cudaStreamSynchronize(cudaStreamPerThread)");
@@ -222,6 +228,81 @@ std::optional<NarrowedWaitFix> DeviceSyncCheck::perThreadWaitFix(const clang::Ca
   narrowed.fix.edits.push_back(std::move(*edit));
   narrowed.judge = [call = &sync, this](const OrderingAssumption &assume) {
     return checkNarrowedWaitToPerThread(*call, context(), /*perThreadBuild=*/false, assume);
+  };
+  // Kept on its own where some callers would let it keep every edge.
+  if (perThreadConditional(function, /*narrow=*/true, narrowed.judge))
+    return narrowed;
+  std::vector<LegacyStreamMove> moves =
+      perThreadMoves(function, operations, suggester_, context(), /*perThreadBuild=*/false);
+  NarrowedWaitFix combined =
+      withPerThreadMoves(narrowed, sync, function, operations, moves, /*asyncCopies=*/false);
+  if (!moves.empty() && perThreadConditional(function, /*narrow=*/true, combined.judge))
+    return combined;
+  // The function's synchronous copies made Async on the per-thread stream
+  // too, as device-sync's own fixes of them do.
+  NarrowedWaitFix withCopies =
+      withPerThreadMoves(narrowed, sync, function, operations, moves, /*asyncCopies=*/true);
+  if (withCopies.fix.prerequisites.size() > moves.size() &&
+      perThreadConditional(function, /*narrow=*/true, withCopies.judge))
+    return withCopies;
+  return moves.empty() ? narrowed : combined;
+}
+
+/// The narrowed wait of perThreadWaitFix together with default-stream's
+/// moves of the function's legacy-stream work to cudaStreamPerThread: one
+/// fix that makes all of their edits, judged with all of them made, and
+/// applied only when default-stream's own fixes of those calls are applied
+/// in the same run (FixIt::prerequisites).
+NarrowedWaitFix DeviceSyncCheck::withPerThreadMoves(NarrowedWaitFix narrowed,
+                                                    const clang::CallExpr &sync,
+                                                    const clang::FunctionDecl &function,
+                                                    const FunctionOperations &operations,
+                                                    const std::vector<LegacyStreamMove> &moves,
+                                                    bool asyncCopies) const {
+  std::vector<MovedCall> group;
+  std::vector<const clang::CallExpr *> copies;
+  std::string lines, copyLines;
+  if (asyncCopies)
+    for (const StreamOperation &op : operations.operations) {
+      const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node);
+      const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+      if (!callee || !callee->getIdentifier() || !isSynchronousCopy(callee->getName()))
+        continue;
+      std::optional<NarrowedWaitFix> copy = asyncCopyFix(*call, nullptr, context(), false);
+      if (!copy)
+        continue;
+      std::string line = describeLine(*call, function, context().sources());
+      copyLines += (copyLines.empty() ? "" : ", ") + line;
+      for (const TextEdit &edit : copy->fix.edits) {
+        narrowed.fix.edits.push_back(edit);
+        narrowed.fix.prerequisites.push_back({"device-sync", edit, "the " + op.what + " at " + line});
+      }
+      copies.push_back(call);
+    }
+  for (const LegacyStreamMove &move : moves) {
+    std::string what = "the call";
+    for (const StreamOperation &op : operations.operations)
+      if (op.node == move.moved.call)
+        what = "the " + op.what;
+    std::string line = describeLine(*move.moved.call, function, context().sources());
+    lines += (lines.empty() ? "" : ", ") + line;
+    narrowed.fix.edits.push_back(move.edit);
+    narrowed.fix.prerequisites.push_back({"default-stream", move.edit, what + " at " + line});
+    group.push_back(move.moved);
+  }
+  std::vector<std::string> with;
+  if (!lines.empty())
+    with.push_back("pass it to the legacy-stream work of '" + function.getNameAsString() +
+                   "' as default-stream's fixes do (" + lines + ")");
+  if (!copyLines.empty())
+    with.push_back("make the synchronous copies Async on it as device-sync's fixes do (" +
+                   copyLines + ")");
+  narrowed.fix.description =
+      "synchronize only cudaStreamPerThread, the per-thread default stream, and " +
+      llvm::join(with, ", and ") + " (no stream variable is in use here)";
+  narrowed.judge = [call = &sync, group = std::move(group), copies = std::move(copies),
+                    this](const OrderingAssumption &assume) {
+    return checkNarrowedWaitWithPerThreadMoves(*call, group, copies, context(), assume);
   };
   return narrowed;
 }

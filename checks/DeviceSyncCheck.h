@@ -5,6 +5,7 @@
 #include "checks/Check.h"
 
 #include "analyzer/analysis/NarrowedWaitFix.h"
+#include "checks/LegacyStreamMoves.h"
 
 #include "analyzer/reach/TranslationUnitReach.h"
 
@@ -29,7 +30,14 @@ private:
   void checkCall(const reach::CallSite &site);
   std::optional<FixIt> narrowingFix(const reach::CallSite &site, const Finding &finding) const;
   std::optional<NarrowedWaitFix> loopStreamFix(const reach::CallSite &site) const;
-  std::optional<NarrowedWaitFix> perThreadWaitFix(const clang::CallExpr &sync) const;
+  std::optional<NarrowedWaitFix> perThreadWaitFix(const clang::CallExpr &sync,
+                                                  const clang::FunctionDecl &function,
+                                                  const FunctionOperations &operations) const;
+  NarrowedWaitFix withPerThreadMoves(NarrowedWaitFix narrowed, const clang::CallExpr &sync,
+                                     const clang::FunctionDecl &function,
+                                     const FunctionOperations &operations,
+                                     const std::vector<LegacyStreamMove> &moves,
+                                     bool asyncCopies) const;
 
   const std::string extraSyncFunctions_;
   const llvm::StringSet<> extraSync_;

@@ -3,13 +3,64 @@
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/OrderingSummary.h"
 
+#include "clang/AST/StmtCXX.h"
+
 namespace streamlint {
 
 using namespace ordering;
 
 namespace {
 std::string named(const StreamOperation &op) { return "the " + op.what; }
+
+/// Whether `stmt` (a loop's body) can leave that loop's iteration other
+/// than by reaching its end: a break or continue of that loop (not of a
+/// loop or switch inside it), a goto.
+bool leavesIteration(const clang::Stmt *stmt, bool breakBound = false, bool continueBound = false) {
+  if (!stmt)
+    return false;
+  if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt>(stmt))
+    return true;
+  if (llvm::isa<clang::BreakStmt>(stmt))
+    return !breakBound;
+  if (llvm::isa<clang::ContinueStmt>(stmt))
+    return !continueBound;
+  if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(stmt))
+    breakBound = continueBound = true;
+  else if (llvm::isa<clang::SwitchStmt>(stmt))
+    breakBound = true;
+  for (const clang::Stmt *child : stmt->children())
+    if (leavesIteration(child, breakBound, continueBound))
+      return true;
+  return false;
+}
+
+const clang::Stmt *loopBody(const clang::Stmt *loop) {
+  if (const auto *f = llvm::dyn_cast<clang::ForStmt>(loop))
+    return f->getBody();
+  if (const auto *w = llvm::dyn_cast<clang::WhileStmt>(loop))
+    return w->getBody();
+  if (const auto *r = llvm::dyn_cast<clang::CXXForRangeStmt>(loop))
+    return r->getBody();
+  if (const auto *d = llvm::dyn_cast<clang::DoStmt>(loop))
+    return d->getBody();
+  return nullptr;
+}
 } // namespace
+
+const clang::Stmt *CallerWalk::everyIterationWaits(const StreamOperation &wait) const {
+  // The wait is in a loop the walk started outside of, directly in its body
+  // (no branch around it), and every iteration that starts reaches it.
+  if (wait.loops.empty() || llvm::is_contained(ops_[at_].loops, wait.loops.front()))
+    return nullptr;
+  const clang::Stmt *loop = wait.loops.front();
+  std::vector<const clang::Stmt *> extra;
+  for (const clang::Stmt *condition : wait.conditions)
+    if (!llvm::is_contained(ops_[at_].conditions, condition))
+      extra.push_back(condition);
+  if (extra.size() != 1 || extra.front() != loop || leavesIteration(loopBody(loop)))
+    return nullptr;
+  return loop;
+}
 
 CallerWalk::CallerWalk(const FunctionOperations &ops, size_t at,
                        const std::vector<std::string> &userCalls,
@@ -87,8 +138,13 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
       result.what = named(op) + " (not waited for)";
     }
   };
+  const clang::Stmt *skipLoop = nullptr;
+  std::vector<std::pair<const clang::Stmt *, OrderingStream>> waitedInLoop;
   for (size_t index : path) {
     const StreamOperation &op = ops_[index];
+    if (skipLoop && llvm::is_contained(op.loops, skipLoop))
+      continue;
+    skipLoop = nullptr;
     bool always = unconditional(op);
     switch (op.effect) {
     case OperationEffect::Neutral:
@@ -97,13 +153,26 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
     case OperationEffect::HostWaitsAll:
       if (always)
         return result;
+      // Walked back into a loop whose every iteration ends waiting for the
+      // device: what the loop issued before the wait is done (after the last
+      // iteration); what it issued after the wait was walked already. What
+      // comes before the loop is not (the loop may not run).
+      if (const clang::Stmt *loop = everyIterationWaits(op))
+        skipLoop = loop;
       break;
     case OperationEffect::HostWaitsStream:
       if (always)
         waited.push_back(op.stream);
+      // The same for a wait for one stream: the loop's work on it is done.
+      else if (const clang::Stmt *loop = everyIterationWaits(op); loop && !op.recordedBy)
+        waitedInLoop.push_back({loop, op.stream});
       break;
     case OperationEffect::Enqueue: {
       if (llvm::any_of(waited, [&](const OrderingStream &s) { return s.same(op.stream); }))
+        break;
+      if (llvm::any_of(waitedInLoop, [&](const std::pair<const clang::Stmt *, OrderingStream> &w) {
+            return llvm::is_contained(op.loops, w.first) && w.second.same(op.stream);
+          }))
         break;
       bool legacy = op.stream.kind == OrderingStream::Legacy;
       if (legacyDone && (legacy || op.blocking == StreamBlocking::Blocking))

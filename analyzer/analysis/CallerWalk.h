@@ -43,6 +43,9 @@ public:
 private:
   static void merge(Result &into, Result other);
   bool unconditional(const StreamOperation &op) const;
+  /// The loop whose every iteration runs `wait` (a wait for the device),
+  /// when the walk started outside of it; null otherwise.
+  const clang::Stmt *everyIterationWaits(const StreamOperation &wait) const;
   Result walkBack(const std::vector<size_t> &path, bool narrow) const;
   Result walkForward(const std::vector<size_t> &path) const;
 

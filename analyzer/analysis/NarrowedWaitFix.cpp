@@ -27,7 +27,8 @@ struct HeldStatement {
 };
 
 /// Only an expression statement that is the call itself (or `(void)call`), or
-/// an error-check macro with the call as its argument: other statements
+/// an error-check macro with the call as its argument (also one that
+/// declares a variable for the result): other statements
 /// around the call (an `if` on its result, an assignment) would run twice.
 std::optional<HeldStatement> heldStatement(const clang::CallExpr &call,
                                            TranslationUnitContext &context) {
@@ -39,6 +40,12 @@ std::optional<HeldStatement> heldStatement(const clang::CallExpr &call,
     auto parents = ast.getParents(child);
     if (parents.empty() || parents[0].get<clang::LambdaExpr>())
       return std::nullopt;
+    // An error-check macro that keeps the result, `cudaError_t e = call;`:
+    // the variable's declaration statement holds the call.
+    if (const auto *var = parents[0].get<clang::VarDecl>(); var && var->isLocalVarDecl()) {
+      child = parents[0];
+      continue;
+    }
     const clang::Stmt *parent = parents[0].get<clang::Stmt>();
     if (!parent)
       return std::nullopt;

@@ -38,29 +38,20 @@ OrderingVerdict notFound() {
 
 namespace {
 
-/// checkMoveToStream and checkMoveToPerThreadStream: `target` null is the
-/// per-thread default stream.
-OrderingVerdict checkMove(llvm::ArrayRef<MovedCall> group, const clang::VarDecl *target,
-                          TranslationUnitContext &context, bool perThreadBuild,
-                          const OrderingAssumption &assume) {
-  if (group.empty())
-    return notFound();
-  const clang::FunctionDecl *function = context.enclosingFunction(*group.front().call);
-  if (!function)
-    return notFound();
-  if (target)
-    for (const MovedCall &moved : group)
-      if (const clang::CallExpr *destroy = destroyedBefore(*function, *target, *moved.call, context))
-        return destroyedVerdict(*destroy, *target, *function, context);
-  FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
-  if (target)
-    assumeTargetBlocking(ops, *target, assume);
-  // The other moved calls are on the target too once --fix is done.
+/// Puts the calls of `group` on `target` (null: the per-thread default
+/// stream) in `ops`, as --fix leaves them; their indexes (nullopt when one
+/// is not among the operations).
+std::optional<std::vector<size_t>> moveGroup(FunctionOperations &ops,
+                                             llvm::ArrayRef<MovedCall> group,
+                                             const clang::VarDecl *target,
+                                             const clang::FunctionDecl &function,
+                                             TranslationUnitContext &context,
+                                             const OrderingAssumption &assume) {
   std::vector<size_t> members;
   for (const MovedCall &moved : group) {
     std::optional<size_t> at = indexOf(ops, *moved.call);
     if (!at)
-      return notFound();
+      return std::nullopt;
     members.push_back(*at);
     StreamOperation &op = ops.operations[*at];
     op.effect = OperationEffect::Enqueue;
@@ -72,7 +63,7 @@ OrderingVerdict checkMove(llvm::ArrayRef<MovedCall> group, const clang::VarDecl 
     }
     op.stream = {OrderingStream::Variable, target->getCanonicalDecl()};
     op.blocking = assume.target ? *assume.target
-                                : blockingOf(op.stream.variable, *function, context.ast());
+                                : blockingOf(op.stream.variable, function, context.ast());
   }
   // A wait for an event a moved call records waits for the target now.
   for (StreamOperation &op : ops.operations)
@@ -80,12 +71,21 @@ OrderingVerdict checkMove(llvm::ArrayRef<MovedCall> group, const clang::VarDecl 
       op.stream = ops.operations[members.front()].stream;
       op.blocking = ops.operations[members.front()].blocking;
     }
+  return members;
+}
+
+/// Each moved call of `group` (at `members` of `ops`, already moved) judged
+/// with the others on the target: one verdict, with the waits of all.
+OrderingVerdict judgeMoves(const FunctionOperations &ops, llvm::ArrayRef<MovedCall> group,
+                           llvm::ArrayRef<size_t> members, const clang::VarDecl *target,
+                           const clang::FunctionDecl &function, TranslationUnitContext &context,
+                           bool perThreadBuild, const OrderingAssumption &assume) {
   OrderingVerdict verdict;
   verdict.keepsOrdering = true;
   for (size_t m = 0; m < group.size(); ++m) {
     const StreamOperation &op = ops.operations[members[m]];
     std::string which = group.size() > 1 ? "moving the " + op.what + " at " +
-                                               describeLine(*op.node, *function, context.sources()) +
+                                               describeLine(*op.node, function, context.sources()) +
                                                " with it: "
                                          : "";
     if (group[m].calleeParameter) {
@@ -109,6 +109,31 @@ OrderingVerdict checkMove(llvm::ArrayRef<MovedCall> group, const clang::VarDecl 
       }
   }
   return verdict;
+}
+
+/// checkMoveToStream and checkMoveToPerThreadStream: `target` null is the
+/// per-thread default stream.
+OrderingVerdict checkMove(llvm::ArrayRef<MovedCall> group, const clang::VarDecl *target,
+                          TranslationUnitContext &context, bool perThreadBuild,
+                          const OrderingAssumption &assume) {
+  if (group.empty())
+    return notFound();
+  const clang::FunctionDecl *function = context.enclosingFunction(*group.front().call);
+  if (!function)
+    return notFound();
+  if (target)
+    for (const MovedCall &moved : group)
+      if (const clang::CallExpr *destroy = destroyedBefore(*function, *target, *moved.call, context))
+        return destroyedVerdict(*destroy, *target, *function, context);
+  FunctionOperations ops = operationsOf(*function, context.ast(), perThreadBuild);
+  if (target)
+    assumeTargetBlocking(ops, *target, assume);
+  // The other moved calls are on the target too once --fix is done.
+  std::optional<std::vector<size_t>> members =
+      moveGroup(ops, group, target, *function, context, assume);
+  if (!members)
+    return notFound();
+  return judgeMoves(ops, group, *members, target, *function, context, perThreadBuild, assume);
 }
 
 } // namespace
@@ -177,6 +202,64 @@ OrderingVerdict checkAsyncCopy(const clang::CallExpr &copy, const clang::ValueDe
                                TranslationUnitContext &context, bool perThreadBuild,
                                const OrderingAssumption &assume) {
   return checkNarrowed(copy, target, context, perThreadBuild, assume, true);
+}
+
+OrderingVerdict checkNarrowedWaitWithPerThreadMoves(const clang::CallExpr &sync,
+                                                   llvm::ArrayRef<MovedCall> group,
+                                                   llvm::ArrayRef<const clang::CallExpr *> asyncCopies,
+                                                   TranslationUnitContext &context,
+                                                   const OrderingAssumption &assume) {
+  const clang::FunctionDecl *function = context.enclosingFunction(sync);
+  if (!function || (group.empty() && asyncCopies.empty()))
+    return notFound();
+  FunctionOperations ops = operationsOf(*function, context.ast(), /*perThreadBuild=*/false);
+  std::optional<size_t> at = indexOf(ops, sync);
+  std::optional<std::vector<size_t>> members =
+      moveGroup(ops, group, nullptr, *function, context, assume);
+  if (!at || !members)
+    return notFound();
+  // Rule 9's rewrites: the copy on the per-thread stream, then a wait for it.
+  std::vector<size_t> copies;
+  for (const clang::CallExpr *copy : asyncCopies) {
+    std::optional<size_t> index = indexOf(ops, *copy);
+    if (!index)
+      return notFound();
+    copies.push_back(*index);
+  }
+  for (size_t index : copies) {
+    StreamOperation &op = ops.operations[index];
+    op.effect = OperationEffect::Enqueue;
+    op.stream = {OrderingStream::PerThread, nullptr};
+    op.blocking = StreamBlocking::Blocking;
+    op.hostWaits = true;
+  }
+  // The wait, with the work moved and the copies rewritten.
+  OrderingVerdict verdict = walkOrdering(ops, *at, nullptr, OrderingMode::Narrow, context, assume);
+  if (!verdict.keepsOrdering)
+    return verdict;
+  // The copies and the moves, with the wait narrowed too.
+  StreamOperation &wait = ops.operations[*at];
+  wait.effect = OperationEffect::HostWaitsStream;
+  wait.stream = {OrderingStream::PerThread, nullptr};
+  wait.blocking = StreamBlocking::Blocking;
+  for (size_t index : copies) {
+    OrderingVerdict copy = walkOrdering(ops, index, nullptr, OrderingMode::Narrow, context, assume,
+                                        /*workOnTarget=*/true);
+    if (!copy.keepsOrdering)
+      return copy;
+  }
+  if (group.empty())
+    return verdict;
+  verdict = judgeMoves(ops, group, *members, nullptr, *function, context, false, assume);
+  if (verdict.keepsOrdering && !verdict.waits.empty()) {
+    // default-stream's own fixes were judged with the device-wide wait; a
+    // wait this one would need is not theirs.
+    OrderingVerdict refused;
+    refused.brokenBy = "the moved work would need a wait for cudaStreamPerThread before " +
+                       verdict.waitNote + " once this wait is narrowed";
+    return refused;
+  }
+  return verdict;
 }
 
 OrderingVerdict checkNarrowedWaitToStreams(const clang::CallExpr &sync, const clang::ValueDecl &array,

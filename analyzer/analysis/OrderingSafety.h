@@ -93,6 +93,18 @@ OrderingVerdict checkNarrowedWaitToPerThread(const clang::CallExpr &sync,
                                              bool perThreadBuild,
                                              const OrderingAssumption &assume = {});
 
+/// The same together with default-stream's moves of `group` (the calls of
+/// the function it moves to cudaStreamPerThread, rule 10) and rule 9's
+/// rewrites of the synchronous copies `asyncCopies` (each then Async on the
+/// per-thread stream and waited for): the wait judged with all of that
+/// made, each copy judged with the rest made, each move judged with the
+/// wait narrowed. For one fix that makes all of those edits.
+OrderingVerdict checkNarrowedWaitWithPerThreadMoves(const clang::CallExpr &sync,
+                                                   llvm::ArrayRef<MovedCall> group,
+                                                   llvm::ArrayRef<const clang::CallExpr *> asyncCopies,
+                                                   TranslationUnitContext &context,
+                                                   const OrderingAssumption &assume = {});
+
 /// Replacing the synchronous copy or memset `copy` by its Async form on
 /// `target` (null: cudaStreamPerThread) and a wait for `target` (rule 9):
 /// judged as a narrowed wait whose target first gets the copy, so on a

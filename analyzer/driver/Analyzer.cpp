@@ -5,6 +5,8 @@
 #include "analyzer/driver/ThirdPartyHeaders.h"
 #include "analyzer/driver/UnitAnalysis.h"
 #include "analyzer/reach/ReachResolution.h"
+#include "analyzer/fix/FixPrerequisites.h"
+#include "checks/CheckRegistry.h"
 #include "analyzer/support/Paths.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -272,6 +274,16 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
   result.findings.erase(std::unique(result.findings.begin(),
                                     result.findings.end(), sameFinding),
                         result.findings.end());
+  // A fix relying on another check's fix (analyzer/fix/FixPrerequisites.h)
+  // is a suggestion where that fix is not reported applicable.
+  settleFixPrerequisites(result.findings, [&](const FixPrerequisite &prerequisite) {
+    bool enabled = false;
+    for (const PlannedUnit &unit : units)
+      enabled = enabled || (unit.reported &&
+                            CheckSelection(unit.config.checks).enabled(prerequisite.checkId));
+    return prerequisite.checkId + (enabled ? " reports no such fix in this run"
+                                           : " is not enabled in this run");
+  });
   // Counted once each, and not when another TU's config reports it.
   std::stable_sort(filtered.begin(), filtered.end(), findingLess);
   filtered.erase(std::unique(filtered.begin(), filtered.end(), sameFinding), filtered.end());

@@ -6,6 +6,7 @@
 #include "analyzer/baseline/Baseline.h"
 #include "analyzer/baseline/Fingerprint.h"
 #include "analyzer/fix/FixApplier.h"
+#include "analyzer/fix/FixPrerequisites.h"
 #include "analyzer/fix/ProjectRoot.h"
 #include "analyzer/output/Output.h"
 #include "analyzer/support/SourceTextCache.h"
@@ -168,9 +169,16 @@ int writeReportAndFixes(const CommandLineOptions &options,
   SourceTextCache sources; // each source file read once for all of the below
   for (const std::string &file : result.withheldFiles)
     sources.withhold(file);
+  // A fix relying on another check's fix (FixPrerequisites.h) is refused by
+  // the first step that leaves that fix out: the analysis (the check not
+  // enabled, the fix a suggestion), NOLINT, the baseline, the report policy.
+  auto absent = [](const char *why) {
+    return [why](const FixPrerequisite &) { return std::string("its finding is ") + why; };
+  };
   size_t before = result.findings.size();
   removeSuppressedFindings(result.findings, sources);
   counts.nolint += before - result.findings.size();
+  settleFixPrerequisites(result.findings, absent("suppressed by NOLINT"));
 
   OutputOptions output;
   output.rules = registry.rules();
@@ -192,9 +200,13 @@ int writeReportAndFixes(const CommandLineOptions &options,
                                result, output, sources))
     return fail(llvm::toString(std::move(error)), ExitUsageError);
   counts.baseline += before - result.findings.size();
+  settleFixPrerequisites(result.findings, absent("in the baseline"));
   if (llvm::Error error =
           applyReportPolicy(result, options.analyzer.config, registry, changed, counts))
     return fail(llvm::toString(std::move(error)), ExitUsageError);
+  settleFixPrerequisites(result.findings,
+                         absent("not reported (below the minimum severity, outside the "
+                                "header filter, or not on a changed line)"));
   // The whole report is rendered first, then written in one piece: to a
   // file all or nothing (a temporary renamed over it), to a stream checked.
   std::string report;

@@ -25,8 +25,16 @@ json findingJson(const Finding &f) {
     json edits = json::array();
     for (const TextEdit &e : fix.edits)
       edits.push_back(editJson(e));
-    fixes.push_back({{"description", fix.description}, {"edits", edits},
-                     {"applicable", fix.applicable}});
+    json entry = {{"description", fix.description}, {"edits", edits},
+                  {"applicable", fix.applicable}};
+    if (!fix.prerequisites.empty()) {
+      json prerequisites = json::array();
+      for (const FixPrerequisite &p : fix.prerequisites)
+        prerequisites.push_back(
+            {{"check", p.checkId}, {"edit", editJson(p.edit)}, {"what", p.what}});
+      entry["prerequisites"] = std::move(prerequisites);
+    }
+    fixes.push_back(std::move(entry));
   }
   json related = json::array();
   for (const RelatedLocation &r : f.related)
@@ -68,6 +76,10 @@ Finding findingFrom(const json &j) {
     parsed.applicable = fix.at("applicable").get<bool>();
     for (const json &e : fix.at("edits"))
       parsed.edits.push_back(editFrom(e));
+    if (fix.contains("prerequisites"))
+      for (const json &p : fix.at("prerequisites"))
+        parsed.prerequisites.push_back({p.at("check").get<std::string>(), editFrom(p.at("edit")),
+                                        p.at("what").get<std::string>()});
     f.fixes.push_back(std::move(parsed));
   }
   return f;

@@ -134,8 +134,39 @@ INSTANTIATE_TEST_SUITE_P(Testdata, ProgramOrderingFix, ::testing::ValuesIn(progr
 TEST(ProgramOrderingFixSuite, HasThePrograms) {
   std::vector<std::string> found = programs();
   for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls", "per-thread",
-                           "per-thread-refused", "per-thread-no-stream"})
+                           "per-thread-refused", "per-thread-no-stream", "per-thread-combined"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
+}
+
+/// device-sync's narrowed wait relying on default-stream's moves is applied
+/// only with default-stream's own fixes of those moves in the same run.
+TEST(PerThreadCombined, NeedsDefaultStreamsFixesInTheSameRun) {
+  fs::path directory = fs::path(testdataDirectory()) / "fixes" / "programs" / "per-thread-combined";
+  std::string legacy = (directory / "legacy.cu").string();
+  AnalysisResult result = analyzeForTest(
+      entriesFor({legacy, (directory / "main.cu").string()}, {}, CudaEnvironment::Stub),
+      "-*,device-sync", {});
+  ASSERT_TRUE(result.problems.empty());
+  const FixIt *wait = nullptr;
+  for (const Finding &finding : result.findings)
+    if (finding.location.file == legacy && finding.location.line == 15 && !finding.fixes.empty())
+      wait = &finding.fixes.front();
+  ASSERT_NE(wait, nullptr);
+  EXPECT_FALSE(wait->applicable) << wait->description;
+  EXPECT_NE(wait->description.find("not applied by --fix: it relies on default-stream's fix of "
+                                   "the cudaMemcpyAsync at line 13 (legacy.cu:13), and "
+                                   "default-stream is not enabled in this run"),
+            std::string::npos)
+      << wait->description;
+  // The fix carries the moves' edits itself: --fix-notes applies all or none.
+  EXPECT_EQ(wait->edits.size(), 3u);
+  ASSERT_EQ(wait->prerequisites.size(), 2u);
+  EXPECT_EQ(wait->prerequisites[0].checkId, "default-stream");
+  EXPECT_NE(applied(legacy, result.findings)
+                .find("    cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice); // applied\n"
+                      "    twice<<<1, 64>>>(d); // applied\n"
+                      "    cudaDeviceSynchronize(); // applied\n"),
+            std::string::npos);
 }
 
 /// The per-thread target's fix at `line` of a one-file program `source`

@@ -15,7 +15,7 @@ void legacyStep(float *d, float *h, int n) {
 // stream this launch waited for it.
 void afterStream(float *d) {
   twice<<<1, 64>>>(d); // not applied: before it runs: its call at main.cu:25
-  cudaDeviceSynchronize(); // not applied: the host would no longer wait for the kernel launch at line 17 (legacy default stream)
+  cudaDeviceSynchronize(); // not applied: before it runs: its call at main.cu:25
 }
 
 // The caller's next launch on `s` relied on the legacy stream's order.
