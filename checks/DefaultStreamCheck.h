@@ -80,6 +80,13 @@ private:
   /// function, when no stream is in scope there.
   void perThreadFix(FixIt &fix, Finding &finding, const clang::CallExpr &call,
                     const clang::FunctionDecl &function);
+  /// The group's other moves, carried by `call`'s fix and required of the
+  /// run (FixIt::prerequisites): --fix applies the group all or none, also
+  /// where NOLINT, a baseline or the report's filters drop one of its
+  /// findings (a call left on the legacy stream is not ordered after the
+  /// moved work on a non-blocking target).
+  void carryGroup(FixIt &fix, const clang::CallExpr &call, const clang::FunctionDecl &function,
+                  const clang::VarDecl *target, const GroupOrdering &ordering);
 
   const bool noteUnderPerThread_;   // PerThreadDefaultStream=note
   const bool perThreadBuild_;       // compile command or macro says PTDS

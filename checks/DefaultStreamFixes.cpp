@@ -121,8 +121,30 @@ void DefaultStreamCheck::perThreadFix(FixIt &fix, Finding &finding, const clang:
     fix.applicable = false;
     return;
   }
+  carryGroup(fix, call, function, nullptr, ordering);
   fix.description += "; not applied by --fix: the whole program was not analyzed";
   recordConditionalFix(*ordering.conditional, finding, fix, std::move(before), context());
+}
+
+void DefaultStreamCheck::carryGroup(FixIt &fix, const clang::CallExpr &call,
+                                    const clang::FunctionDecl &function,
+                                    const clang::VarDecl *target, const GroupOrdering &ordering) {
+  for (const MovedCall &member : ordering.group) {
+    if (member.call == &call)
+      continue;
+    std::optional<LegacyStreamMove> move =
+        legacyStreamMove(*member.call, function, target, suggester_, context(), perThreadBuild_);
+    if (!move)
+      continue;
+    fix.edits.push_back(move->edit);
+    const clang::FunctionDecl *callee = member.call->getDirectCallee();
+    std::string what = llvm::isa<clang::CUDAKernelCallExpr>(member.call) ? "kernel launch"
+                       : callee && callee->getIdentifier()            ? callee->getName().str()
+                                                                      : "call";
+    fix.prerequisites.push_back(
+        {"default-stream", move->edit,
+         "the " + what + " at " + describeLine(*member.call, function, context().sources())});
+  }
 }
 
 void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
@@ -163,6 +185,7 @@ void DefaultStreamCheck::addFix(Finding &finding, const clang::CallExpr &call,
     }
     if (fix.applicable) {
       const GroupOrdering &ordering = orderingFor(*function, variable);
+      carryGroup(fix, call, *function, variable, ordering);
       std::string before = fix.description;
       applyOrderingVerdict(fix, ordering.verdict);
       // Refused under rule 4 or an unknown target: the program's callers

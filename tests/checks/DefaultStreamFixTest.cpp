@@ -70,8 +70,12 @@ TEST_P(DefaultStreamAdvice, FixMatches) {
   ASSERT_EQ(finding->fixes.size(), 1u) << "line " << line;
   const FixIt &fix = finding->fixes[0];
   EXPECT_EQ(fix.applicable, test.applicable) << "line " << line << ": " << fix.description;
-  ASSERT_EQ(fix.edits.size(), 1u);
+  // Its own edit first, then the edits of the group's other moves, which it
+  // carries and requires (all or none).
+  ASSERT_EQ(fix.edits.size(), 1u + fix.prerequisites.size());
   EXPECT_EQ(fix.edits[0].replacement, test.replacement) << "line " << line;
+  for (const FixPrerequisite &other : fix.prerequisites)
+    EXPECT_EQ(other.checkId, "default-stream");
   EXPECT_FALSE(fix.description.empty());
 }
 

@@ -52,12 +52,13 @@ expect_exit 1 "device-sync alone, --fix-notes" -- "$STREAMLINT" -p . --checks=-*
 narrowed 4 "device-sync alone, --fix-notes"
 expect_stdout "$MOVED"
 
-# A NOLINT on one moved line: that move is not made, so neither is the wait.
+# A NOLINT on one moved line: that move is not made, so neither is the
+# other move of its group (line 14: all or none) nor the wait.
 sed -i '13s|// applied|// NOLINT(default-stream)|' legacy.cu
 expect_exit 1 "NOLINT on a moved line" -- "$STREAMLINT" -p . "$BOTH" --no-cache --fix-dry-run
 narrowed 3 "NOLINT on copyLoop's copy"
-expect_stderr "would apply 7 fix(es) in 1 file(s)"
-expect_stderr "the cudaMemcpyAsync at line 13 (legacy.cu:13), and its finding is suppressed by NOLINT"
+expect_stderr "would apply 6 fix(es) in 1 file(s)"
+expect_stderr "it relies on default-stream's fix of the cudaMemcpyAsync at line 13 (legacy.cu:13), and its finding is suppressed by NOLINT"
 sed -i '13s|// NOLINT(default-stream)|// applied|' legacy.cu
 
 # A NOLINT on the memset whose Async rewrite clearLoop's narrowed wait
@@ -74,4 +75,41 @@ expect_exit 1 "with the baseline" -- "$STREAMLINT" -p . "$BOTH" --no-cache --bas
 narrowed 2 "baseline"
 expect_stderr "would apply 3 fix(es) in 1 file(s)"
 expect_stderr "its finding is in the baseline"
+
+# A group moved to a non-blocking stream, one of its calls under NOLINT: the
+# launch left alone would no longer wait for the copy kept on the legacy
+# stream (a non-blocking stream is not ordered after legacy work), so the
+# group is moved all or none.
+mkdir -p "$WORK/nb" && cd "$WORK/nb" || exit 1
+cat >nb.cu <<'CU'
+#include <cuda_runtime.h>
+__global__ void scale(float *d) { d[threadIdx.x] *= 2.0f; }
+void run(float *d, float *h, int n) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  scale<<<1, 32, 0, s>>>(d);
+  cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost); // MARK
+  scale<<<1, 32>>>(d);
+  cudaStreamSynchronize(s);
+  cudaStreamDestroy(s);
+}
+int main() {
+  float *d, *h;
+  cudaMalloc(&d, 128);
+  cudaMallocHost(&h, 128);
+  run(d, h, 128);
+  cudaDeviceSynchronize();
+  return 0;
+}
+CU
+cat >compile_commands.json <<JSON
+[{"directory": "$WORK/nb", "file": "nb.cu", "command": "nvcc -x cu -c nb.cu -o nb.o"}]
+JSON
+expect_exit 1 "non-blocking group" -- "$STREAMLINT" -p . --checks=-*,default-stream --no-cache --fix-dry-run
+expect_stderr "would apply 2 fix(es) in 1 file(s)"
+expect_stdout "+  scale<<<1, 32, 0, s>>>(d);"
+sed -i 's|// MARK|// NOLINT(default-stream)|' nb.cu
+expect_exit 1 "non-blocking group, one call under NOLINT" -- "$STREAMLINT" -p . --checks=-*,default-stream --no-cache --fix-dry-run
+grep -qF -- "+  scale<<<1, 32, 0, s>>>(d);" "$WORK/out" && fail "the launch moved without the copy it must wait for: $(cat "$WORK/out")"
+expect_stderr "it relies on default-stream's fix of the cudaMemcpyAsync at line 7 (nb.cu:7), and its finding is suppressed by NOLINT"
 finish
