@@ -277,10 +277,9 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
   // A fix relying on another check's fix (analyzer/fix/FixPrerequisites.h)
   // is a suggestion where that fix is not reported applicable.
   settleFixPrerequisites(result.findings, [&](const FixPrerequisite &prerequisite) {
-    bool enabled = false;
-    for (const PlannedUnit &unit : units)
-      enabled = enabled || (unit.reported &&
-                            CheckSelection(unit.config.checks).enabled(prerequisite.checkId));
+    bool enabled = llvm::any_of(units, [&](const PlannedUnit &unit) {
+      return unit.reported && CheckSelection(unit.config.checks).enabled(prerequisite.checkId);
+    });
     return prerequisite.checkId + (enabled ? " reports no such fix in this run"
                                            : " is not enabled in this run");
   });
