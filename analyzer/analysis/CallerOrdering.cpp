@@ -216,6 +216,7 @@ public:
           facts.nextReachesReturn = after.reachesEnd;
           facts.nextWhat = after.what;
           facts.nextCalls = after.calls;
+          facts.coveredCalls = narrow.coveredCalls;
           facts.pendingOnParameters = move.onParameters;
           facts.pendingOnParameters.insert(facts.pendingOnParameters.end(),
                                            narrow.onParameters.begin(), narrow.onParameters.end());
@@ -274,6 +275,8 @@ private:
     const std::vector<StreamOperation> &ops = operations.ops.operations;
     facts.leavesMove = facts.leavesNarrow = NothingPending;
     facts.leavesCalls.clear();
+    facts.leavesCoveredCalls.clear();
+    facts.leavesBlockingOnly = true;
     for (size_t i = 0; i < ops.size(); ++i) {
       if (ops[i].effect != OperationEffect::Return)
         continue;
@@ -283,6 +286,9 @@ private:
       facts.leavesNarrow = std::max(facts.leavesNarrow, narrow.level);
       facts.leavesCalls.insert(facts.leavesCalls.end(), move.calls.begin(), move.calls.end());
       facts.leavesCalls.insert(facts.leavesCalls.end(), narrow.calls.begin(), narrow.calls.end());
+      facts.leavesCoveredCalls.insert(facts.leavesCoveredCalls.end(), narrow.coveredCalls.begin(),
+                                      narrow.coveredCalls.end());
+      facts.leavesBlockingOnly = facts.leavesBlockingOnly && narrow.blockingOnly;
     }
     // From the entry: the walk from the function's end (no branch around it).
     CallerWalk walk(operations.ops, ops.size() - 1, operations.userCalls);
