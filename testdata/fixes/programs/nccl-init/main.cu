@@ -42,9 +42,11 @@ void roundsNonBlocking(float *h, int n) {
   ncclCommInitRankConfig(&comm, 1, id, 0, &config);
   float *d;
   cudaMalloc(&d, n * sizeof(float));
-  cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); // not applied: the host would no longer wait for the ncclCommInitRankConfig at line 42, which may issue CUDA work on any stream
-  ncclAllReduce(d, d, n, ncclFloat, ncclSum, comm, s);
-  cudaStreamSynchronize(s);
+  for (int round = 0; round < 4; ++round) {
+    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); // not applied: the host would no longer wait for the ncclCommInitRankConfig at line 42, which may issue CUDA work on any stream
+    ncclAllReduce(d, d, n, ncclFloat, ncclSum, comm, s);
+    cudaStreamSynchronize(s);
+  }
   cudaFree(d);
 }
 
@@ -61,9 +63,11 @@ void roundsInGroup(float *h, int n) {
   ncclGroupEnd();
   float *d;
   cudaMalloc(&d, n * sizeof(float));
-  cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); // not applied: the host would no longer wait for the ncclGroupEnd at line 61, which may issue CUDA work on any stream
-  ncclAllReduce(d, d, n, ncclFloat, ncclSum, comm, s);
-  cudaStreamSynchronize(s);
+  for (int round = 0; round < 4; ++round) {
+    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); // not applied: the host would no longer wait for the ncclGroupEnd at line 63, which may issue CUDA work on any stream
+    ncclAllReduce(d, d, n, ncclFloat, ncclSum, comm, s);
+    cudaStreamSynchronize(s);
+  }
   cudaFree(d);
 }
 
