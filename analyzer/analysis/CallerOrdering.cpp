@@ -217,6 +217,14 @@ public:
           facts.nextWhat = after.what;
           facts.nextCalls = after.calls;
           facts.coveredCalls = narrow.coveredCalls;
+          // On another device the legacy stream waits for none of the
+          // callee's work: a caller that selects devices covers nothing.
+          if (!facts.coveredCalls.empty() && selectsDevices(*caller)) {
+            facts.coveredCalls.clear();
+            facts.pendingNarrow = OtherPending;
+            facts.pendingWhat = "a call of a user function (the caller selects devices, so its "
+                                "synchronous copy to the host may not have waited for that work)";
+          }
           facts.pendingOnParameters = move.onParameters;
           facts.pendingOnParameters.insert(facts.pendingOnParameters.end(),
                                            narrow.onParameters.begin(), narrow.onParameters.end());
@@ -290,6 +298,8 @@ private:
                                       narrow.coveredCalls.end());
       facts.leavesBlockingOnly = facts.leavesBlockingOnly && narrow.blockingOnly;
     }
+    if (selectsDevices(function))
+      facts.leavesBlockingOnly = false; // its work may be on another device than the caller's
     // From the entry: the walk from the function's end (no branch around it).
     CallerWalk walk(operations.ops, ops.size() - 1, operations.userCalls);
     CallerWalk::Result first = walk.next(0);
@@ -297,6 +307,36 @@ private:
     facts.firstDecides = !first.reachesEnd;
     facts.firstCalls = first.calls;
     facts.onlyParameter = onlyParameter(function, ops);
+  }
+
+  /// Whether `function`, or a function it calls that the TU defines (a few
+  /// calls deep), selects a device (the API table's selectsDevice rows:
+  /// cudaSetDevice, cuCtxSetCurrent): the legacy stream of one device
+  /// orders nothing of another's.
+  static bool selectsDevices(const clang::FunctionDecl &function, unsigned depth = 0) {
+    struct Finder : clang::RecursiveASTVisitor<Finder> {
+      unsigned depth;
+      bool found = false;
+      bool VisitCallExpr(clang::CallExpr *call) {
+        const clang::FunctionDecl *callee = call->getDirectCallee();
+        if (!callee)
+          return true;
+        if (callee->getIdentifier())
+          if (const api::ApiInfo *row = api::findApi(callee->getName());
+              row && api::selectsDevice(*row))
+            found = true;
+        const clang::FunctionDecl *definition = callee->getDefinition();
+        if (!found && depth < 4 && definition &&
+            !inSystemHeader(definition->getASTContext().getSourceManager(),
+                            definition->getLocation()))
+          found = selectsDevices(*definition, depth + 1);
+        return !found;
+      }
+    } finder;
+    finder.depth = depth;
+    if (function.hasBody())
+      finder.TraverseStmt(function.getBody());
+    return finder.found;
   }
 
   /// The parameter every enqueue and stream wait of `ops` uses (waits for

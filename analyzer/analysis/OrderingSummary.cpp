@@ -169,7 +169,8 @@ private:
             here = OtherPending;
             reason = "its call at " + shortPoint(call->site) + " (in '" + call->callerName +
                      "') follows a call of '" + nameOf(earlier) +
-                     "', which may return with work pending on a stream not known to be blocking";
+                     "', which may return with work pending that the caller's copy to the host did not "
+                     "wait for (on a stream not known to be blocking, or on another device)";
           }
         }
       if (call->pendingReachesEntry) {

@@ -36,7 +36,7 @@ void generateBlocking(unsigned *d, const unsigned *seed) {
 
 // A non-blocking stream: the caller's legacy copy never waited for it.
 void generateNonBlocking(unsigned *d, const unsigned *seed) {
-  cudaMemcpy(d, seed, 16, cudaMemcpyHostToDevice); // not applied: follows a call of 'generateNonBlocking', which may return with work pending on a stream not known to be blocking
+  cudaMemcpy(d, seed, 16, cudaMemcpyHostToDevice); // not applied: follows a call of 'generateNonBlocking', which may return with work pending that the caller's copy to the host did not wait for
   cudaStream_t a, b;
   cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking);
   cudaStreamCreate(&b);
@@ -46,7 +46,7 @@ void generateNonBlocking(unsigned *d, const unsigned *seed) {
 
 // Streams the callers pass: not known to be blocking here.
 void generateOnParameters(unsigned *d, const unsigned *seed, cudaStream_t s, cudaStream_t t) {
-  cudaMemcpy(d, seed, 16, cudaMemcpyHostToDevice); // not applied: follows a call of 'generateOnParameters', which may return with work pending on a stream not known to be blocking
+  cudaMemcpy(d, seed, 16, cudaMemcpyHostToDevice); // not applied: follows a call of 'generateOnParameters', which may return with work pending that the caller's copy to the host did not wait for
   fill<<<1, 4, 0, s>>>(d);
   fill<<<1, 4, 0, t>>>(d + 4);
 }
