@@ -5,6 +5,7 @@
 // write.
 #include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/CallerWalk.h"
+#include "analyzer/analysis/DeviceLoop.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "api/CudaApiTable.h"
@@ -307,36 +308,6 @@ private:
     facts.firstDecides = !first.reachesEnd;
     facts.firstCalls = first.calls;
     facts.onlyParameter = onlyParameter(function, ops);
-  }
-
-  /// Whether `function`, or a function it calls that the TU defines (a few
-  /// calls deep), selects a device (the API table's selectsDevice rows:
-  /// cudaSetDevice, cuCtxSetCurrent): the legacy stream of one device
-  /// orders nothing of another's.
-  static bool selectsDevices(const clang::FunctionDecl &function, unsigned depth = 0) {
-    struct Finder : clang::RecursiveASTVisitor<Finder> {
-      unsigned depth;
-      bool found = false;
-      bool VisitCallExpr(clang::CallExpr *call) {
-        const clang::FunctionDecl *callee = call->getDirectCallee();
-        if (!callee)
-          return true;
-        if (callee->getIdentifier())
-          if (const api::ApiInfo *row = api::findApi(callee->getName());
-              row && api::selectsDevice(*row))
-            found = true;
-        const clang::FunctionDecl *definition = callee->getDefinition();
-        if (!found && depth < 4 && definition &&
-            !inSystemHeader(definition->getASTContext().getSourceManager(),
-                            definition->getLocation()))
-          found = selectsDevices(*definition, depth + 1);
-        return !found;
-      }
-    } finder;
-    finder.depth = depth;
-    if (function.hasBody())
-      finder.TraverseStmt(function.getBody());
-    return finder.found;
   }
 
   /// The parameter every enqueue and stream wait of `ops` uses (waits for
