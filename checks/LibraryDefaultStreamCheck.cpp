@@ -113,17 +113,20 @@ void LibraryDefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
   const auto *call = result.Nodes.getNodeAs<clang::CallExpr>("call");
   if (!call)
     return;
+  // The enclosing function (a walk up clang's parent map) is looked up only
+  // for the calls acted on below: this matcher sees every call outside
+  // system headers, a library's (PyTorch's) included.
+  bool launch = llvm::isa<clang::CUDAKernelCallExpr>(call);
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  if (launch ? !pyTorchExtension_ : !callee || !mayActOn(*call, *callee))
+    return;
   const clang::FunctionDecl *function = context().enclosingFunction(*call);
   if (!function || isDeviceOnly(function))
     return;
-  if (llvm::isa<clang::CUDAKernelCallExpr>(call)) {
-    if (pyTorchExtension_)
-      checkPyTorchSite(*call);
+  if (launch) {
+    checkPyTorchSite(*call);
     return;
   }
-  const clang::FunctionDecl *callee = call->getDirectCallee();
-  if (!callee)
-    return;
   if (!function->isDependentContext())
     handles_.addCall(*call, function);
   if (callee->getIdentifier()) {
@@ -144,14 +147,34 @@ void LibraryDefaultStreamCheck::check(const MatchFinder::MatchResult &result) {
       return;
     }
   }
-  std::string qualified = callee->getQualifiedNameAsString();
   if (isCubAlgorithm(*callee))
     checkCubCall(*call, *callee);
-  else if (!llvm::isa<clang::CXXMethodDecl>(callee) && callee->getIdentifier() &&
-           qualified == "thrust::" + callee->getName().str() &&
-           api::isThrustAlgorithm(std::string_view(callee->getName().data(),
-                                                   callee->getName().size())))
+  else if (isThrustAlgorithm(*callee))
     checkThrustCall(*call);
+}
+
+bool LibraryDefaultStreamCheck::isThrustAlgorithm(const clang::FunctionDecl &callee) {
+  return !llvm::isa<clang::CXXMethodDecl>(callee) && callee.getIdentifier() &&
+         callee.getQualifiedNameAsString() == "thrust::" + callee.getName().str() &&
+         api::isThrustAlgorithm(
+             std::string_view(callee.getName().data(), callee.getName().size()));
+}
+
+bool LibraryDefaultStreamCheck::mayActOn(const clang::CallExpr &call,
+                                         const clang::FunctionDecl &callee) const {
+  // What LibraryHandleTracker::addCall records: a handle's creation, or a
+  // call given a handle.
+  for (const clang::Expr *argument : call.arguments())
+    if (libraryHandleOfType(argument->getType()))
+      return true;
+  if (callee.getIdentifier()) {
+    llvm::StringRef name = callee.getName();
+    std::string_view spelled(name.data(), name.size());
+    if (api::handleCreatedBy(spelled) || api::findLibraryStreamCall(spelled) ||
+        api::handleBoundBy(spelled) || (pyTorchExtension_ && api::findApi(spelled)))
+      return true;
+  }
+  return isCubAlgorithm(callee) || isThrustAlgorithm(callee);
 }
 
 void LibraryDefaultStreamCheck::checkCallGraph(reach::TranslationUnitReach &reach) {

@@ -48,6 +48,11 @@ private:
   /// A static member of one of CUB's (hipCUB's) device-wide algorithm
   /// classes, by the library table.
   static bool isCubAlgorithm(const clang::FunctionDecl &callee);
+  /// A Thrust algorithm called by its qualified name (thrust::sort).
+  static bool isThrustAlgorithm(const clang::FunctionDecl &callee);
+  /// Whether check() may do anything with `call` (anything but a launch):
+  /// false for most calls, which then need no enclosing function.
+  bool mayActOn(const clang::CallExpr &call, const clang::FunctionDecl &callee) const;
   void checkCubCall(const clang::CallExpr &call, const clang::FunctionDecl &callee);
   /// Whether `storage` is null wherever `call` runs: a null constant, a cast
   /// of one, or a variable whose every reaching value is null.

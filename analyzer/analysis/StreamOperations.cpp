@@ -3,6 +3,7 @@
 // direction) come from the API table (api/CudaApiTable.h); stream arguments
 // from StreamResolution.
 #include "analyzer/analysis/StreamOperations.h"
+#include "analyzer/analysis/OperationLocation.h"
 #include "analyzer/analysis/StandardLibraryCalls.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
@@ -10,7 +11,6 @@
 #include "api/LibraryApiTable.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
@@ -62,6 +62,39 @@ public:
       : function_(function), ast_(ast), perThread_(perThread), depth_(depth) {}
 
   bool TraverseLambdaExpr(clang::LambdaExpr *) { return true; }
+
+  // The walk keeps the path from the body down to the node it visits: the
+  // statements, and a null entry where it went through a declaration, a
+  // type, a name qualifier, a template argument or an attribute, whose
+  // expressions clang's parent map gives a parent that is not a statement.
+  // Overriding TraverseStmt with one parameter turns off clang's queue, so
+  // the children are traversed inside their parent's call.
+  bool TraverseStmt(clang::Stmt *stmt) {
+    if (!stmt)
+      return true;
+    path_.push_back(stmt);
+    bool more = RecursiveASTVisitor::TraverseStmt(stmt);
+    path_.pop_back();
+    return more;
+  }
+  bool TraverseDecl(clang::Decl *decl) {
+    return throughNonStatement([&] { return RecursiveASTVisitor::TraverseDecl(decl); });
+  }
+  bool TraverseTypeLoc(clang::TypeLoc type, bool qualifier = true) {
+    return throughNonStatement(
+        [&] { return RecursiveASTVisitor::TraverseTypeLoc(type, qualifier); });
+  }
+  bool TraverseNestedNameSpecifierLoc(clang::NestedNameSpecifierLoc name) {
+    return throughNonStatement(
+        [&] { return RecursiveASTVisitor::TraverseNestedNameSpecifierLoc(name); });
+  }
+  bool TraverseTemplateArgumentLoc(const clang::TemplateArgumentLoc &argument) {
+    return throughNonStatement(
+        [&] { return RecursiveASTVisitor::TraverseTemplateArgumentLoc(argument); });
+  }
+  bool TraverseAttr(clang::Attr *attribute) {
+    return throughNonStatement([&] { return RecursiveASTVisitor::TraverseAttr(attribute); });
+  }
   bool VisitReturnStmt(clang::ReturnStmt *stmt) {
     StreamOperation op;
     op.node = stmt;
@@ -84,50 +117,16 @@ public:
   std::vector<StreamOperation> take() { return std::move(operations_); }
 
 private:
-  void add(StreamOperation op) {
-    locate(op);
-    operations_.push_back(std::move(op));
+  template <typename Traversal> bool throughNonStatement(Traversal traverse) {
+    path_.push_back(nullptr);
+    bool more = traverse();
+    path_.pop_back();
+    return more;
   }
 
-  /// Fills the branches and loops between `op.node` and the body.
-  void locate(StreamOperation &op) {
-    clang::DynTypedNode child = clang::DynTypedNode::create(*op.node);
-    for (int guard = 0; guard < 256; ++guard) {
-      auto parents = ast_.getParents(child);
-      if (parents.empty())
-        return;
-      const clang::Stmt *parent = parents[0].get<clang::Stmt>();
-      if (!parent)
-        return; // reached the function
-      const clang::Stmt *from = child.get<clang::Stmt>();
-      if (const auto *branch = llvm::dyn_cast<clang::IfStmt>(parent)) {
-        if (from != branch->getCond() && from != branch->getInit() &&
-            from != branch->getConditionVariableDeclStmt())
-          op.conditions.push_back(parent);
-      } else if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::CXXForRangeStmt>(parent)) {
-        const auto *forStmt = llvm::dyn_cast<clang::ForStmt>(parent);
-        if (!forStmt || from != forStmt->getInit()) {
-          op.conditions.push_back(parent);
-          op.loops.push_back(parent);
-        }
-      } else if (const auto *doStmt = llvm::dyn_cast<clang::DoStmt>(parent)) {
-        // The body runs at least once; `do ... while (0)` is not a loop.
-        clang::Expr::EvalResult value;
-        bool once = doStmt->getCond()->EvaluateAsInt(value, ast_) && value.Val.getInt() == 0;
-        if (!once)
-          op.loops.push_back(parent);
-      } else if (llvm::isa<clang::SwitchStmt>(parent)) {
-        if (from == llvm::cast<clang::SwitchStmt>(parent)->getBody())
-          op.conditions.push_back(parent);
-      } else if (const auto *choice = llvm::dyn_cast<clang::AbstractConditionalOperator>(parent)) {
-        if (from != choice->getCond())
-          op.conditions.push_back(parent);
-      } else if (const auto *binary = llvm::dyn_cast<clang::BinaryOperator>(parent)) {
-        if (binary->isLogicalOp() && from == binary->getRHS())
-          op.conditions.push_back(parent);
-      }
-      child = parents[0];
-    }
+  void add(StreamOperation op) {
+    locateOperation(op, path_, function_, ast_);
+    operations_.push_back(std::move(op));
   }
 
   StreamOperation classify(const clang::CallExpr &call) {
@@ -310,6 +309,7 @@ private:
   bool perThread_;
   unsigned depth_;
   std::vector<StreamOperation> operations_;
+  std::vector<const clang::Stmt *> path_; // see TraverseStmt
   std::set<const clang::Stmt *> skipped_;
   std::map<const clang::Decl *, std::pair<OrderingStream, const clang::Stmt *>> eventStreams_;
 };
