@@ -161,6 +161,8 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
       narrowed = loopStreamFix(site);
     if (!narrowed)
       narrowed = streamArrayWaitFix(*site.call, context(), ptds, why);
+    if (!narrowed)
+      narrowed = namedStreamsWaitFix(*site.call, context(), ptds);
     FunctionOperations operations = operationsOf(*function, context().ast(), ptds);
     // Only where no stream variable takes any work: elsewhere the streams'
     // own waits are the narrowing (rules 7 and 8).
