@@ -134,7 +134,8 @@ INSTANTIATE_TEST_SUITE_P(Testdata, ProgramOrderingFix, ::testing::ValuesIn(progr
 TEST(ProgramOrderingFixSuite, HasThePrograms) {
   std::vector<std::string> found = programs();
   for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls", "per-thread",
-                           "per-thread-refused", "per-thread-no-stream", "per-thread-combined"})
+                           "per-thread-refused", "per-thread-no-stream", "per-thread-combined",
+                           "named-streams"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
 }
 

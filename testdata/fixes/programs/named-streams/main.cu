@@ -1,0 +1,33 @@
+// device-sync narrows cudaDeviceSynchronize() to the several streams its
+// pending work is on (work.cu); main calls each function in a loop with
+// nothing pending, and creates streams.
+#include <cuda_runtime.h>
+
+void twoStreams(float *d);
+void arrayAndRest(float *d, int n);
+void pipelined(float *d, int *counter, int passes);
+void reassigned(float *d);
+void destroyedBetween(float *d);
+void unknownPending(float *d);
+void notVisible(float *d);
+cudaError_t copyBack(float *h, const float *d);
+
+int main() {
+  float *d, h[4];
+  int counter = 0;
+  cudaMalloc(&d, 64 * sizeof(float));
+  for (int i = 0; i < 4; ++i) {
+    twoStreams(d);
+    arrayAndRest(d, 7);
+    pipelined(d, &counter, 3);
+    cudaDeviceSynchronize(); // 'pipelined' may return with work of 'hostOnly' pending
+    reassigned(d);
+    destroyedBetween(d);
+    unknownPending(d);
+    notVisible(d);
+    if (copyBack(h, d) != cudaSuccess)
+      return 1;
+  }
+  cudaFree(d);
+  return 0;
+}
