@@ -192,6 +192,8 @@ private:
                                               : "the host would no longer wait for ";
     for (size_t index : path) {
       const StreamOperation &op = ops_[index];
+      if (neverBefore(op, ops_[at_]))
+        continue; // its branch ends the program
       bool always = unconditional(op);
       switch (op.effect) {
       case OperationEffect::Neutral:

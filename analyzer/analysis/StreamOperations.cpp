@@ -54,6 +54,32 @@ const clang::Decl *variableOf(const clang::Expr *expr) {
   return nullptr;
 }
 
+/// Whether `stmt` holds a statement that leaves it other than by its end
+/// (return, break, continue, goto, throw, co_return).
+bool jumpsOut(const clang::Stmt *stmt) {
+  if (!stmt)
+    return false;
+  if (llvm::isa<clang::ReturnStmt, clang::BreakStmt, clang::ContinueStmt, clang::GotoStmt,
+                clang::IndirectGotoStmt, clang::CXXThrowExpr, clang::CoreturnStmt>(stmt))
+    return true;
+  for (const clang::Stmt *child : stmt->children())
+    if (jumpsOut(child))
+      return true;
+  return false;
+}
+
+/// A branch whose last statement is a call of a noreturn function (exit,
+/// abort) and that nothing leaves early: after it the program has ended.
+bool endsProgram(const clang::Stmt *branch) {
+  const clang::Stmt *last = branch;
+  while (const auto *block = llvm::dyn_cast_or_null<clang::CompoundStmt>(last))
+    last = block->body_empty() ? nullptr : block->body_back();
+  const auto *expr = llvm::dyn_cast_or_null<clang::Expr>(last);
+  const auto *call = expr ? llvm::dyn_cast<clang::CallExpr>(expr->IgnoreParenImpCasts()) : nullptr;
+  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  return callee && callee->isNoReturn() && !jumpsOut(branch);
+}
+
 /// Source-order walk of one body; lambdas are other functions.
 class OperationCollector : public clang::RecursiveASTVisitor<OperationCollector> {
 public:
@@ -102,8 +128,11 @@ private:
       const clang::Stmt *from = child.get<clang::Stmt>();
       if (const auto *branch = llvm::dyn_cast<clang::IfStmt>(parent)) {
         if (from != branch->getCond() && from != branch->getInit() &&
-            from != branch->getConditionVariableDeclStmt())
+            from != branch->getConditionVariableDeclStmt()) {
           op.conditions.push_back(parent);
+          if (!op.endsProgram && endsProgram(from))
+            op.endsProgram = parent;
+        }
       } else if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::CXXForRangeStmt>(parent)) {
         const auto *forStmt = llvm::dyn_cast<clang::ForStmt>(parent);
         if (!forStmt || from != forStmt->getInit()) {
@@ -426,6 +455,10 @@ FunctionOperations operationsOf(const clang::FunctionDecl &function, clang::ASTC
   end.effect = OperationEffect::Return;
   result.operations.push_back(std::move(end));
   return result;
+}
+
+bool neverBefore(const StreamOperation &op, const StreamOperation &from) {
+  return op.endsProgram && !llvm::is_contained(from.conditions, op.endsProgram);
 }
 
 std::string describeLine(const clang::Stmt &node, const clang::FunctionDecl &function,

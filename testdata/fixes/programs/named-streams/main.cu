@@ -11,11 +11,15 @@ void destroyedBetween(float *d);
 void unknownPending(float *d);
 void notVisible(float *d);
 cudaError_t copyBack(float *h, const float *d);
+void timedStreams(float *h, cudaStream_t *streams, int n);
 
 int main() {
   float *d, h[4];
   int counter = 0;
   cudaMalloc(&d, 64 * sizeof(float));
+  cudaStream_t fan[2];
+  cudaStreamCreate(&fan[0]);
+  cudaStreamCreate(&fan[1]);
   for (int i = 0; i < 4; ++i) {
     twoStreams(d);
     arrayAndRest(d, 7);
@@ -27,6 +31,7 @@ int main() {
     notVisible(d);
     if (copyBack(h, d) != cudaSuccess)
       return 1;
+    timedStreams(h, fan, 2);
   }
   cudaFree(d);
   return 0;

@@ -121,3 +121,26 @@ cudaError_t copyBack(float *h, const float *d) {
   err = cudaMemcpy(h, d, 4 * sizeof(float), cudaMemcpyDeviceToHost); // applied
   return err;
 }
+
+// perlin's shape: an error check that evaluates its argument again in a
+// branch that ends the program. That second copy never runs before the
+// function returns, so nothing is pending at the return and the callers
+// clear the timing wait before the loop: narrowed to the per-thread stream.
+#define CHECK_TWICE(x)                                                         \
+  do {                                                                         \
+    if ((x) != cudaSuccess) {                                                  \
+      __builtin_printf("error %d\n", (int)(x));                                \
+      __builtin_abort();                                                       \
+    }                                                                          \
+  } while (0)
+
+void timedStreams(float *h, cudaStream_t *streams, int n) {
+  float *t;
+  CHECK_TWICE(cudaMalloc(&t, 4 * sizeof(float)));
+  CHECK_TWICE(cudaDeviceSynchronize()); // applied
+  for (int i = 0; i < n; ++i)
+    fill<<<1, 1, 0, streams[i]>>>(t);
+  CHECK_TWICE(cudaDeviceSynchronize()); // rule 8 (decided in this function)
+  CHECK_TWICE(cudaMemcpy(h, t, 4 * sizeof(float), cudaMemcpyDeviceToHost)); // applied
+  CHECK_TWICE(cudaFree(t));
+}
