@@ -12,6 +12,7 @@ void unknownPending(float *d);
 void notVisible(float *d);
 cudaError_t copyBack(float *h, const float *d);
 void timedStreams(float *h, cudaStream_t *streams, int n);
+void assignedElsewhere(float *h, const float *d, cudaError_t *codes, int *raw);
 
 int main() {
   float *d, h[4];
@@ -32,6 +33,9 @@ int main() {
     if (copyBack(h, d) != cudaSuccess)
       return 1;
     timedStreams(h, fan, 2);
+    cudaError_t codes[1];
+    int raw = 0;
+    assignedElsewhere(h, d, codes, &raw);
   }
   cudaFree(d);
   return 0;

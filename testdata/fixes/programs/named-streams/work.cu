@@ -144,3 +144,10 @@ void timedStreams(float *h, cudaStream_t *streams, int n) {
   CHECK_TWICE(cudaMemcpy(h, t, 4 * sizeof(float), cudaMemcpyDeviceToHost)); // applied
   CHECK_TWICE(cudaFree(t));
 }
+
+// No rewrite: the result goes to an array element or through a cast to an
+// int; only a plain cudaError_t variable is assigned twice safely.
+void assignedElsewhere(float *h, const float *d, cudaError_t *codes, int *raw) {
+  codes[0] = cudaMemcpy(h, d, 4 * sizeof(float), cudaMemcpyDeviceToHost);
+  *raw = (int)cudaMemcpy(h, d, 4 * sizeof(float), cudaMemcpyDeviceToHost);
+}
