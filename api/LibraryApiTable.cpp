@@ -218,6 +218,41 @@ bool isLibrarySetUpCall(std::string_view name) {
   return false;
 }
 
+namespace {
+/// leavesNoWorkPending's rows, each with what it was read from.
+///
+/// ncclCommInitRank: read in NCCL's own source (github.com/NVIDIA/nccl,
+/// tags v2.14.3-1, v2.19.3-1, v2.28.9-1 and 2.30.7 at 5067397):
+/// ncclCommInitRank starts no group; ncclCommInitRankDev hands the
+/// initialization to ncclAsyncLaunch (src/group.cc), which runs it on the
+/// calling thread when ncclGroupDepth == 0 (`if (ncclGroupDepth == 0) ret
+/// = func(job);`), whatever the communicator's blocking setting (the
+/// NCCL_COMM_BLOCKING environment variable included). The initialization
+/// (ncclCommInitRankFunc -> initTransportsRank) issues its asynchronous
+/// copies and memsets on the communicator's deviceStream and ends with
+/// devCommSetup, whose last step is
+/// ncclStrongStreamSynchronize(&comm->sharedRes->deviceStream); its other
+/// copies use a side stream they synchronize (ncclCudaCalloc,
+/// ncclCudaMemcpy in src/include/alloc.h). Every stream NCCL creates is
+/// cudaStreamCreateWithFlags(..., cudaStreamNonBlocking)
+/// (src/misc/strongstream.cc, alloc.h, transport/p2p.cc). Inside a
+/// ncclGroupStart/ncclGroupEnd pair the call only queues the job; the work
+/// is ncclGroupEnd's, which stays a call that may do anything.
+/// Not listed: ncclCommInitRankConfig, ncclCommInitRankScalable and
+/// ncclCommInitAll open a group themselves, and with a non-blocking
+/// configuration (config.blocking = 0, or NCCL_COMM_BLOCKING=0) their
+/// ncclGroupEnd returns ncclInProgress while a thread of NCCL's still
+/// initializes (groupLaunchNonBlocking).
+constexpr std::string_view NothingPendingCalls[] = {"ncclCommInitRank"};
+} // namespace
+
+bool leavesNoWorkPending(std::string_view name) {
+  for (std::string_view row : NothingPendingCalls)
+    if (name == row)
+      return true;
+  return false;
+}
+
 std::string_view prebuiltLibraryOf(std::string_view objectPath) {
   std::size_t slash = objectPath.rfind('/');
   std::string_view file =

@@ -60,6 +60,15 @@ bool isLibraryFunctionName(std::string_view name);
 /// ordering nothing.
 bool isLibrarySetUpCall(std::string_view name);
 
+/// A library call that returns with no work pending that a later operation
+/// of the program could wait for: whatever device work it issues is done
+/// when it returns, or on the library's own non-blocking streams, which no
+/// legacy-stream operation of the program ever ordered itself with. The
+/// ordering analysis treats it as ordering nothing, where an unknown
+/// library call "may issue CUDA work on any stream". Each row's evidence
+/// is in LibraryApiTable.cpp; a call not listed stays unknown.
+bool leavesNoWorkPending(std::string_view name);
+
 /// A library call with its own stream argument.
 struct LibraryStreamCall {
   Library library;

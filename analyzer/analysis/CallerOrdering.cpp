@@ -5,6 +5,7 @@
 // write.
 #include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/CallerWalk.h"
+#include "analyzer/analysis/DeviceLoop.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "api/CudaApiTable.h"
@@ -216,6 +217,15 @@ public:
           facts.nextReachesReturn = after.reachesEnd;
           facts.nextWhat = after.what;
           facts.nextCalls = after.calls;
+          facts.coveredCalls = narrow.coveredCalls;
+          // On another device the legacy stream waits for none of the
+          // callee's work: a caller that selects devices covers nothing.
+          if (!facts.coveredCalls.empty() && selectsDevices(*caller)) {
+            facts.coveredCalls.clear();
+            facts.pendingNarrow = OtherPending;
+            facts.pendingWhat = "a call of a user function (the caller selects devices, so its "
+                                "synchronous copy to the host may not have waited for that work)";
+          }
           facts.pendingOnParameters = move.onParameters;
           facts.pendingOnParameters.insert(facts.pendingOnParameters.end(),
                                            narrow.onParameters.begin(), narrow.onParameters.end());
@@ -274,6 +284,8 @@ private:
     const std::vector<StreamOperation> &ops = operations.ops.operations;
     facts.leavesMove = facts.leavesNarrow = NothingPending;
     facts.leavesCalls.clear();
+    facts.leavesCoveredCalls.clear();
+    facts.leavesBlockingOnly = true;
     for (size_t i = 0; i < ops.size(); ++i) {
       if (ops[i].effect != OperationEffect::Return)
         continue;
@@ -283,7 +295,12 @@ private:
       facts.leavesNarrow = std::max(facts.leavesNarrow, narrow.level);
       facts.leavesCalls.insert(facts.leavesCalls.end(), move.calls.begin(), move.calls.end());
       facts.leavesCalls.insert(facts.leavesCalls.end(), narrow.calls.begin(), narrow.calls.end());
+      facts.leavesCoveredCalls.insert(facts.leavesCoveredCalls.end(), narrow.coveredCalls.begin(),
+                                      narrow.coveredCalls.end());
+      facts.leavesBlockingOnly = facts.leavesBlockingOnly && narrow.blockingOnly;
     }
+    if (selectsDevices(function))
+      facts.leavesBlockingOnly = false; // its work may be on another device than the caller's
     // From the entry: the walk from the function's end (no branch around it).
     CallerWalk walk(operations.ops, ops.size() - 1, operations.userCalls);
     CallerWalk::Result first = walk.next(0);

@@ -120,6 +120,9 @@ void CallerWalk::merge(Result &into, Result other) {
   into.calls.insert(into.calls.end(), other.calls.begin(), other.calls.end());
   into.onParameters.insert(into.onParameters.end(), other.onParameters.begin(),
                            other.onParameters.end());
+  into.coveredCalls.insert(into.coveredCalls.end(), other.coveredCalls.begin(),
+                           other.coveredCalls.end());
+  into.blockingOnly = into.blockingOnly && other.blockingOnly;
 }
 
 bool CallerWalk::unconditional(const StreamOperation &op) const {
@@ -133,6 +136,8 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
   std::vector<OrderingStream> waited;
   bool legacyDone = false; // a later legacy copy to the host covered blocking work
   auto raise = [&](unsigned to, const StreamOperation &op) {
+    if (op.effect != OperationEffect::Enqueue || op.blocking != StreamBlocking::Blocking)
+      result.blockingOnly = false;
     if (to > result.level) {
       result.level = to;
       result.what = named(op) + " (not waited for)";
@@ -201,6 +206,8 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
     case OperationEffect::Opaque:
       if (!userCalls_[index].empty() && !legacyDone)
         result.calls.push_back(userCalls_[index]);
+      else if (!userCalls_[index].empty() && narrow)
+        result.coveredCalls.push_back(userCalls_[index]);
       else if (!(legacyDone && !narrow))
         raise(OtherPending, op);
       break;

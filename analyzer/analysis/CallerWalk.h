@@ -29,6 +29,15 @@ public:
     std::string what;
     std::vector<std::string> calls;
     std::vector<int> onParameters; ///< pending on the streams passed at the call
+    /// Calls of user functions walked over (back, for a narrowed wait) after
+    /// a later synchronous legacy-stream copy to the host was found: that
+    /// copy waited for their work on blocking streams, so only what they
+    /// may leave on other streams is still pending.
+    std::vector<std::string> coveredCalls;
+    /// Every operation counted in `level` is on a blocking stream (the
+    /// legacy or per-thread stream, or one the function creates blocking):
+    /// a later synchronous legacy-stream copy to the host waits for it.
+    bool blockingOnly = true;
   };
 
   /// What is pending before the operation: this iteration and, in a loop,

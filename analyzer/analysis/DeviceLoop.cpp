@@ -6,7 +6,9 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace streamlint {
@@ -99,6 +101,33 @@ bool visitsEachDeviceOnce(const clang::Stmt &loop, const clang::ASTContext &ast)
     return false;
   addDerivedVariables(body, stepped);
   return selectsSteppedDevice(body, stepped, ast);
+}
+
+bool selectsDevices(const clang::FunctionDecl &function, unsigned depth) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    unsigned depth;
+    bool found = false;
+    bool VisitCallExpr(clang::CallExpr *call) {
+      const clang::FunctionDecl *callee = call->getDirectCallee();
+      if (!callee)
+        return true;
+      if (callee->getIdentifier())
+        if (const api::ApiInfo *row = api::findApi(callee->getName());
+            row && api::selectsDevice(*row))
+          found = true;
+      const clang::FunctionDecl *definition = callee->getDefinition();
+      if (!found && depth < 4 && definition) {
+        const clang::SourceManager &sm = definition->getASTContext().getSourceManager();
+        if (!sm.isInSystemHeader(sm.getExpansionLoc(definition->getLocation())))
+          found = selectsDevices(*definition, depth + 1);
+      }
+      return !found;
+    }
+  } finder;
+  finder.depth = depth;
+  if (function.hasBody())
+    finder.TraverseStmt(function.getBody());
+  return finder.found;
 }
 
 } // namespace streamlint

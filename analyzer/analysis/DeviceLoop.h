@@ -8,6 +8,7 @@
 // its body, or around it, still repeats.
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 
 namespace streamlint {
@@ -19,5 +20,11 @@ namespace streamlint {
 /// element, and variables the body sets from those (`device = gpus[i]`). `while (true) { cudaSetDevice(0); ... }` selects the same device
 /// every time and is a loop.
 bool visitsEachDeviceOnce(const clang::Stmt &loop, const clang::ASTContext &ast);
+
+/// Whether `function`, or a function it calls that the TU defines outside
+/// system headers (a few calls deep), selects a device (the same API
+/// rows): afterwards the legacy stream is another device's, which orders
+/// nothing of the first device's streams.
+bool selectsDevices(const clang::FunctionDecl &function, unsigned depth = 0);
 
 } // namespace streamlint

@@ -61,6 +61,8 @@ void OrderingFacts::normalize() {
       it->second.openBecause = f.openBecause;
     if (!inserted && it->second.onlyParameter != f.onlyParameter)
       it->second.onlyParameter = -1; // the definitions differ: nothing is known
+    if (!inserted)
+      it->second.leavesBlockingOnly = it->second.leavesBlockingOnly && f.leavesBlockingOnly;
   }
   functions.clear();
   for (auto &[usr, f] : byUsr)

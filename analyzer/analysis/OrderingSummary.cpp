@@ -162,6 +162,17 @@ private:
                    "', which returns with work still pending";
         }
       }
+      if (narrow)
+        for (const std::string &earlier : call->coveredCalls) {
+          std::set<std::string> visiting;
+          if (here < OtherPending && !blockingOnly(earlier, visiting)) {
+            here = OtherPending;
+            reason = "its call at " + shortPoint(call->site) + " (in '" + call->callerName +
+                     "') follows a call of '" + nameOf(earlier) +
+                     "', which may return with work pending that the caller's copy to the host did not "
+                     "wait for (on a stream not known to be blocking, or on another device)";
+          }
+        }
       if (call->pendingReachesEntry) {
         std::string upstream;
         auto passed = call->streams.find(parameter);
@@ -247,7 +258,31 @@ private:
     unsigned level = narrow ? f.leavesNarrow : f.leavesMove;
     for (const std::string &callee : f.leavesCalls)
       level = std::max(level, leaves(callee, narrow, seen));
+    if (narrow)
+      for (const std::string &callee : f.leavesCoveredCalls) {
+        std::set<std::string> visiting;
+        if (!blockingOnly(callee, visiting))
+          level = OtherPending;
+      }
     return level;
+  }
+
+  /// Whether all `usr` and its callees leave pending at its return is on
+  /// blocking streams, which a synchronous legacy-stream copy to the host
+  /// issued after the call waits for. False when unknown (no definition,
+  /// recursion).
+  bool blockingOnly(const std::string &usr, std::set<std::string> &visiting) const {
+    auto found = functions_.find(usr);
+    if (found == functions_.end() || !found->second->leavesBlockingOnly ||
+        !visiting.insert(usr).second)
+      return false;
+    const OrderedFunction &f = *found->second;
+    bool only = true;
+    for (const std::vector<std::string> *list : {&f.leavesCalls, &f.leavesCoveredCalls})
+      for (const std::string &callee : *list)
+        only = only && blockingOnly(callee, visiting);
+    visiting.erase(usr);
+    return only;
   }
 
   /// What `usr` does first (a level) and whether that decides.

@@ -60,6 +60,12 @@ struct OrderedCall {
   /// Calls of user functions walked over (before the call; after it, in
   /// order): what they leave pending or do first decides with the levels.
   std::vector<std::string> pendingCalls, nextCalls;
+  /// Calls of user functions walked over, for a narrowed wait, before a
+  /// synchronous legacy-stream copy to the host that the caller issued
+  /// after them: the copy waited for their work on blocking streams, so
+  /// they count only when they may return with work on another stream
+  /// (OrderedFunction::leavesBlockingOnly).
+  std::vector<std::string> coveredCalls;
   /// Pending work on a stream this call passes for the callee's parameter
   /// (by index): not counted in the levels; moved work on that parameter,
   /// or a wait for it, waits for it anyway.
@@ -78,6 +84,16 @@ struct OrderedFunction {
   /// from its end to a wait for the device), and the user calls on the way.
   unsigned leavesMove = OtherPending, leavesNarrow = OtherPending;
   std::vector<std::string> leavesCalls;
+  /// Calls walked over before a synchronous legacy-stream copy to the host
+  /// (as OrderedCall::coveredCalls), for a narrowed wait.
+  std::vector<std::string> leavesCoveredCalls;
+  /// Whether all it leaves pending (its own work; with its callees') is on
+  /// blocking streams: the legacy or per-thread default stream, or streams
+  /// it creates with cudaStreamCreate or flags without
+  /// cudaStreamNonBlocking. A later synchronous copy to the host on the
+  /// legacy stream waits for all of it. False for a stream parameter, a
+  /// global, a non-blocking stream, a call that may do anything.
+  bool leavesBlockingOnly = false;
   /// What it does first, as a caller's next operation would be judged;
   /// `firstDecides` false when it can return without doing anything that
   /// decides (then what follows its call does).

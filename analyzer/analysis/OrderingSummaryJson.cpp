@@ -91,6 +91,7 @@ std::string toJsonText(const OrderingFacts &facts) {
                      {"pendingWhat", c.pendingWhat}, {"nextWhat", c.nextWhat},
                      {"pendingCalls", c.pendingCalls}, {"nextCalls", c.nextCalls},
                      {"pendingOnParameters", c.pendingOnParameters},
+                     {"coveredCalls", c.coveredCalls},
                      {"streams", streams}});
   }
   json &functions = j["functions"] = json::array();
@@ -98,6 +99,8 @@ std::string toJsonText(const OrderingFacts &facts) {
     functions.push_back({{"usr", f.usr}, {"name", f.name}, {"isMain", f.isMain},
                          {"openBecause", f.openBecause}, {"leavesMove", f.leavesMove},
                          {"leavesNarrow", f.leavesNarrow}, {"leavesCalls", f.leavesCalls},
+                         {"leavesCoveredCalls", f.leavesCoveredCalls},
+                         {"leavesBlockingOnly", f.leavesBlockingOnly},
                          {"first", f.first}, {"firstDecides", f.firstDecides},
                          {"firstCalls", f.firstCalls}, {"onlyParameter", f.onlyParameter}});
   json &writes = j["writes"] = json::array();
@@ -144,6 +147,7 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       call.pendingCalls = c.at("pendingCalls").get<std::vector<std::string>>();
       call.nextCalls = c.at("nextCalls").get<std::vector<std::string>>();
       call.pendingOnParameters = c.at("pendingOnParameters").get<std::vector<int>>();
+      call.coveredCalls = c.at("coveredCalls").get<std::vector<std::string>>();
       for (const json &s : c.at("streams"))
         call.streams[s.at("parameter").get<int>()] = sourceFrom(s.at("source"));
       parsed.calls.push_back(std::move(call));
@@ -157,6 +161,8 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       function.leavesMove = level(f.at("leavesMove"));
       function.leavesNarrow = level(f.at("leavesNarrow"));
       function.leavesCalls = f.at("leavesCalls").get<std::vector<std::string>>();
+      function.leavesCoveredCalls = f.at("leavesCoveredCalls").get<std::vector<std::string>>();
+      function.leavesBlockingOnly = f.at("leavesBlockingOnly").get<bool>();
       function.first = level(f.at("first"));
       function.firstDecides = f.at("firstDecides").get<bool>();
       function.firstCalls = f.at("firstCalls").get<std::vector<std::string>>();

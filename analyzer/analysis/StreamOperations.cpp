@@ -182,8 +182,9 @@ private:
     if (std::optional<StreamOperation> library = classifyLibraryWork(op, call, *callee))
       return *library;
     if (!name.empty() && api::isLibraryFunctionName(name)) {
-      op.effect =
-          api::isLibrarySetUpCall(name) ? OperationEffect::Neutral : OperationEffect::Opaque;
+      op.effect = api::isLibrarySetUpCall(name) || api::leavesNoWorkPending(name)
+                      ? OperationEffect::Neutral
+                      : OperationEffect::Opaque;
       return op;
     }
     if (system) {

@@ -131,8 +131,9 @@ struct ProgramSummary {
 std::string pointKey(const SourcePoint &point);
 bool pointLess(const SourcePoint &a, const SourcePoint &b);
 
-/// The format a summary names; 2: parts keyed by id, no check's own facts.
-inline constexpr const char *kSummaryFormat = "streamlint-reach-summary-2";
+/// The format a summary names; 2: parts keyed by id, no check's own facts;
+/// 3: the ordering part says what calls leave on blocking streams.
+inline constexpr const char *kSummaryFormat = "streamlint-reach-summary-3";
 
 /// JSON forms (nlohmann/json text) so a later run can reuse summaries.
 std::string toJson(const TranslationUnitSummary &summary);

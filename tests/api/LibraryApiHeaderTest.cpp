@@ -187,6 +187,28 @@ TEST(LibraryApiTable, WorkIsToldFromSetUp) {
   EXPECT_TRUE(compiledIntoCaller(Library::Cub));
 }
 
+// NCCL's source shows ncclCommInitRank initializing on the calling thread
+// outside a group and synchronizing its own stream before it returns; the
+// calls that open a group of their own may return with NCCL's thread still
+// at work (non-blocking configurations), and ncclGroupEnd runs queued work.
+TEST(LibraryApiTable, NcclInitRankLeavesNothingPending) {
+  EXPECT_TRUE(leavesNoWorkPending("ncclCommInitRank"));
+  for (const char *name : {"ncclCommInitRankConfig", "ncclCommInitRankScalable", "ncclCommInitAll",
+                           "ncclCommSplit", "ncclGroupEnd", "ncclAllReduce", "cublasSgemm",
+                           ""})
+    EXPECT_FALSE(leavesNoWorkPending(name)) << name;
+  // The row names a call that takes no stream (nothing to pass it).
+  std::string header = headersOf(Library::Nccl);
+  if (header.empty()) {
+    std::cout << "[ SKIPPED  ] ncclCommInitRank: NCCL headers not installed\n";
+    return;
+  }
+  std::vector<std::string> parameters = parametersOf(header, "ncclCommInitRank");
+  ASSERT_EQ(parameters.size(), 4u);
+  for (const std::string &parameter : parameters)
+    EXPECT_FALSE(contains(parameter, "cudaStream_t")) << parameter;
+}
+
 } // namespace
 } // namespace streamlint::api
 
@@ -222,3 +244,4 @@ TEST(LibraryApiTable, NcclQueuesAGroupAtItsEnd) {
   EXPECT_EQ(streamlint::api::groupEndOf(streamlint::api::Library::Nccl), "ncclGroupEnd");
   EXPECT_EQ(streamlint::api::groupEndOf(streamlint::api::Library::Cublas), "");
 }
+

@@ -135,6 +135,7 @@ TEST(ProgramOrderingFixSuite, HasThePrograms) {
   std::vector<std::string> found = programs();
   for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls", "per-thread",
                            "per-thread-refused", "per-thread-no-stream", "per-thread-combined",
+                           "blocking-pending", "blocking-pending-device", "nccl-init",
                            "named-streams"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
 }
@@ -168,6 +169,33 @@ TEST(PerThreadCombined, NeedsDefaultStreamsFixesInTheSameRun) {
                       "    twice<<<1, 64>>>(d); // applied\n"
                       "    cudaDeviceSynchronize(); // applied\n"),
             std::string::npos);
+}
+
+/// In a per-thread-default-stream build of the caller, its cudaMemcpy to the
+/// host is on the per-thread stream, which waits for no created stream: the
+/// callee's earlier call counts whole, and the callee's Async copies stay
+/// suggestions (the callee's own file is a legacy build).
+TEST(BlockingPending, PerThreadBuildOfTheCallerStaysConservative) {
+  fs::path directory = fs::path(testdataDirectory()) / "fixes" / "programs" / "blocking-pending";
+  std::string generate = (directory / "generate.cu").string();
+  std::string main = (directory / "main.cu").string();
+  std::vector<CompileEntry> entries = entriesFor({generate, main}, {}, CudaEnvironment::Stub);
+  for (CompileEntry &entry : entries)
+    if (entry.file == main)
+      entry.arguments.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM");
+  AnalysisResult result = analyzeForTest(entries, "-*,default-stream,device-sync", {});
+  ASSERT_TRUE(result.problems.empty());
+  unsigned checked = 0;
+  for (const Finding &finding : result.findings)
+    if (finding.location.file == generate && finding.checkId == "device-sync" &&
+        (finding.location.line == 12 || finding.location.line == 29) && !finding.fixes.empty()) {
+      ++checked;
+      const FixIt &fix = finding.fixes.front();
+      EXPECT_FALSE(fix.applicable) << finding.location.line << ": " << fix.description;
+      EXPECT_NE(fix.description.find("(in 'main') follows the cudaMemcpy"), std::string::npos)
+          << fix.description;
+    }
+  EXPECT_EQ(checked, 2u);
 }
 
 /// The per-thread target's fix at `line` of a one-file program `source`
@@ -268,7 +296,10 @@ TEST(OrderingFacts, JsonRoundTrips) {
   source.spelled = "s";
   call.streams[1] = source;
   facts.calls.push_back(call);
+  facts.calls.back().coveredCalls = {"c:@F@generate"};
   facts.functions.push_back({"c:@F@run", "run", false, "it is virtual"});
+  facts.functions.back().leavesCoveredCalls.push_back("c:@F@generate");
+  facts.functions.back().leavesBlockingOnly = true;
   facts.writes.push_back({"c:@g", source});
   facts.addressTaken.push_back("c:@F@hook");
   ordering::ConditionalFix fix;
@@ -298,6 +329,10 @@ TEST(OrderingFacts, JsonRoundTrips) {
   EXPECT_EQ(text, ordering::toJsonText(back));
   ASSERT_EQ(back.calls.size(), 1u);
   EXPECT_EQ(back.calls[0].streams.at(1).parameter, 1);
+  EXPECT_EQ(back.calls[0].coveredCalls, std::vector<std::string>{"c:@F@generate"});
+  ASSERT_EQ(back.functions.size(), 1u);
+  EXPECT_TRUE(back.functions[0].leavesBlockingOnly);
+  EXPECT_EQ(back.functions[0].leavesCoveredCalls, std::vector<std::string>{"c:@F@generate"});
   EXPECT_EQ(back.fixes[0].cases[0].blocking, ordering::Blocking::NonBlocking);
   ASSERT_EQ(back.fixes.size(), 2u);
   EXPECT_FALSE(back.fixes[0].perThreadTarget);

@@ -19,12 +19,7 @@ cat >"$WORK/db/bad.cu" <<'CU'
 #include <cuda_runtime.h>
 void sync2() { cudaDeviceSynchronize(); not_declared(); }
 CU
-cat >"$WORK/db/compile_commands.json" <<JSON
-[
- {"directory": "$WORK/db", "file": "good.cu", "command": "nvcc -x cu -c good.cu -o good.o"},
- {"directory": "$WORK/db", "file": "bad.cu", "command": "nvcc -x cu -c bad.cu -o bad.o"}
-]
-JSON
+nvcc_database "$WORK/db" good.cu bad.cu
 expect_exit 2 "file not in database" -- "$STREAMLINT" -p "$WORK/db" "$WORK/db/other.cu"
 expect_stderr "other.cu: no entry"
 

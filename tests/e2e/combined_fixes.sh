@@ -9,12 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -e /usr/local/cuda/include/cuda.h ] || { echo "skipped: no CUDA toolkit"; exit 77; }
 
-cp -r "$STREAMLINT_SOURCE_DIR/testdata/fixes/programs/per-thread-combined" "$WORK/p"
-rm -f "$WORK/p"/*.fixed
-cat >"$WORK/p/compile_commands.json" <<JSON
-[{"directory": "$WORK/p", "file": "main.cu", "command": "nvcc -x cu -c main.cu -o main.o"},
- {"directory": "$WORK/p", "file": "legacy.cu", "command": "nvcc -x cu -c legacy.cu -o legacy.o"}]
-JSON
+fix_program per-thread-combined main.cu legacy.cu
 cd "$WORK/p" || exit 1
 BOTH=--checks=-*,default-stream,device-sync
 NARROWED='+    cudaStreamSynchronize(cudaStreamPerThread); // applied'
@@ -102,9 +97,7 @@ int main() {
   return 0;
 }
 CU
-cat >compile_commands.json <<JSON
-[{"directory": "$WORK/nb", "file": "nb.cu", "command": "nvcc -x cu -c nb.cu -o nb.o"}]
-JSON
+nvcc_database "$WORK/nb" nb.cu
 expect_exit 1 "non-blocking group" -- "$STREAMLINT" -p . --checks=-*,default-stream --no-cache --fix-dry-run
 expect_stderr "would apply 2 fix(es) in 1 file(s)"
 expect_stdout "+  scale<<<1, 32, 0, s>>>(d);"

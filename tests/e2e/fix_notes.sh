@@ -22,9 +22,7 @@ int main() {
   return 0;
 }
 CU
-cat >"$WORK/p/compile_commands.json" <<JSON
-[{"directory": "$WORK/p", "file": "a.cu", "command": "nvcc -x cu -c a.cu -o a.o"}]
-JSON
+nvcc_database "$WORK/p" a.cu
 cp "$WORK/p/a.cu" "$WORK/a.orig"
 cd "$WORK/p" || exit 1
 

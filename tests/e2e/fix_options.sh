@@ -12,9 +12,7 @@ cat >"$WORK/p/a.cu" <<'CU'
 void sync() { cudaDeviceSynchronize(); }  // a note: device-sync outside loops
 CU
 cp "$WORK/p/a.cu" "$WORK/a.orig"
-cat >"$WORK/p/compile_commands.json" <<JSON
-[{"directory": "$WORK/p", "file": "a.cu", "command": "nvcc -x cu -c a.cu -o a.o"}]
-JSON
+nvcc_database "$WORK/p" a.cu
 cd "$WORK/p" || exit 1
 
 expect_exit 2 "--fix with --fix-dry-run" -- "$STREAMLINT" -p . --fix --fix-dry-run
@@ -40,9 +38,7 @@ int main() { // main: no caller relies on the legacy stream's order (docs/fixes.
   kernel<<<1, 32>>>(d);
 }
 CU
-cat >"$WORK/d/compile_commands.json" <<JSON
-[{"directory": "$WORK/d", "file": "b.cu", "command": "nvcc -x cu -c b.cu -o b.o"}]
-JSON
+nvcc_database "$WORK/d" b.cu
 cp -r "$WORK/d" "$WORK/d-copy"
 (cd "$WORK/d" && expect_exit 1 "--fix-dry-run with a fix" -- "$STREAMLINT" -p . --fix-dry-run --use-color=false)
 head -1 "$WORK/out" | grep -q '^--- a/b.cu' || fail "stdout does not start with the diff: $(head -3 "$WORK/out")"

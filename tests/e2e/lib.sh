@@ -65,3 +65,24 @@ stub_database() {
     done
     echo "]"; } >"$dir/compile_commands.json"
 }
+
+# nvcc_database DIR FILE...: compile_commands.json in DIR with one nvcc
+# entry per FILE (relative to DIR), as CMake writes them for CUDA sources.
+nvcc_database() {
+  local dir=$1 sep="[" f; shift
+  { for f in "$@"; do
+      printf '%s{"directory": "%s", "file": "%s", "command": "nvcc -x cu -c %s -o %s.o"}\n' \
+        "$sep" "$dir" "$f" "$f" "${f%.*}"
+      sep=" ,"
+    done
+    echo "]"; } >"$dir/compile_commands.json"
+}
+
+# fix_program NAME FILE...: a copy of testdata/fixes/programs/NAME in
+# $WORK/p, without its .fixed goldens, with an nvcc database of FILEs.
+fix_program() {
+  local name=$1; shift
+  cp -r "$SRC/testdata/fixes/programs/$name" "$WORK/p"
+  rm -f "$WORK/p"/*.fixed
+  nvcc_database "$WORK/p" "$@"
+}

@@ -15,12 +15,7 @@ cat >"$WORK/db/recoverable.cu" <<'CU'
 #include <cuda_runtime.h>
 void sync2() { cudaDeviceSynchronize(); not_declared(); }
 CU
-cat >"$WORK/db/compile_commands.json" <<JSON
-[
- {"directory": "$WORK/db", "file": "fatal.cu", "command": "nvcc -x cu -c fatal.cu -o fatal.o"},
- {"directory": "$WORK/db", "file": "recoverable.cu", "command": "nvcc -x cu -c recoverable.cu -o recoverable.o"}
-]
-JSON
+nvcc_database "$WORK/db" fatal.cu recoverable.cu
 
 expect_exit 3 "fatal and recoverable errors" -- "$STREAMLINT" -p "$WORK/db" --use-color=false
 expect_stdout "fatal.cu: error: translation unit analyzed partially: clang stopped at a fatal error ('generated_config.h' file not found at"

@@ -8,12 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -e /usr/local/cuda/include/cuda.h ] || { echo "skipped: no CUDA toolkit"; exit 77; }
 
-cp -r "$STREAMLINT_SOURCE_DIR/testdata/fixes/programs/cross-tu" "$WORK/p"
-rm -f "$WORK/p"/*.fixed
-cat >"$WORK/p/compile_commands.json" <<JSON
-[{"directory": "$WORK/p", "file": "main.cu", "command": "nvcc -x cu -c main.cu -o main.o"},
- {"directory": "$WORK/p", "file": "step.cu", "command": "nvcc -x cu -c step.cu -o step.o"}]
-JSON
+fix_program cross-tu main.cu step.cu
 cd "$WORK/p" || exit 1
 CHECKS=--checks=-*,default-stream
 WANT='+  fill<<<1, 64, 0, s>>>(d, 2.0f); // applied'

@@ -73,6 +73,39 @@ INSTANTIATE_TEST_SUITE_P(
         OverlapCase{"IdenticalIsNotAConflict", edit("", 0, 10, "A"), edit("", 0, 10, "A"), false}),
     [](const auto &info) { return std::string(info.param.name); });
 
+// A group of moves that must apply all or none (docs/fixes.md rule 5): each
+// move's fix carries every edit of the group. Another check's fix that
+// overlaps one edit of the group skips the whole group when it comes first,
+// and is itself skipped when the group comes first: the file never gets
+// part of a group.
+TEST(ApplyFixes, OverlapWithOneEditSkipsTheWholeGroup) {
+  for (bool otherFirst : {true, false}) {
+    TempProject project;
+    std::string file = project.write("a.cu", kSource);
+    TextEdit moveOne = edit(file, 24, 0, ", s"), moveTwo = edit(file, 27, 21, "cudaStreamSynchronize");
+    Finding other = findingWithFix("other-check", file, 2, {edit(file, 27, 4, "CUDA")});
+    std::vector<Finding> findings = {
+        findingWithFix("default-stream", file, 1, {moveOne, moveTwo}),
+        findingWithFix("default-stream", file, 2, {moveTwo, moveOne})};
+    findings.insert(otherFirst ? findings.begin() : findings.end(), other);
+    FixReport report = applyFixes(findings, {project.root(), false});
+    SCOPED_TRACE(otherFirst ? "the other fix first" : "the group first");
+    if (otherFirst) {
+      EXPECT_EQ(report.appliedFixes, 1u);
+      ASSERT_EQ(report.skipped.size(), 2u);
+      for (const auto &skipped : report.skipped)
+        EXPECT_EQ(skipped.checkId, "default-stream");
+      EXPECT_EQ(project.read("a.cu"), "cudaMemcpy(a, b, n, kind);\nCUDADeviceSynchronize();\n");
+    } else {
+      EXPECT_EQ(report.appliedFixes, 2u);
+      ASSERT_EQ(report.skipped.size(), 1u);
+      EXPECT_EQ(report.skipped[0].checkId, "other-check");
+      EXPECT_EQ(project.read("a.cu"),
+                "cudaMemcpy(a, b, n, kind, s);\ncudaStreamSynchronize();\n");
+    }
+  }
+}
+
 TEST(ApplyFixes, DuplicateEditsFromTwoTranslationUnitsApplyOnce) {
   TempProject project;
   std::string header = project.write("inc/h.cuh", "cudaMemcpy(a, b, n, kind);\n");

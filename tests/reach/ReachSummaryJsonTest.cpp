@@ -57,7 +57,7 @@ TEST(ReachSummaryJson, BadInputNamesTheFile) {
   for (const Case &c : std::vector<Case>{
            {"not json", "{", "x.json: malformed reach summary"},
            {"other format", R"({"format": "sarif"})", "x.json: not a streamlint reach summary"},
-           {"missing field", R"({"format": "streamlint-reach-summary-2"})",
+           {"missing field", R"({"format": "streamlint-reach-summary-3"})",
             "x.json: malformed reach summary"},
            {"unknown root", badRoot, "unknown reach root 'sometimes'"},
        }) {
