@@ -201,7 +201,7 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
       // The function's streams get work only after the wait (perlin's
       // timing wait before its loop): the wait alone, narrowed to the
       // per-thread stream, when the callers leave nothing pending.
-      narrowed = perThreadWaitFix(*site.call, *function, operations, /*withMoves=*/false);
+      narrowed = perThreadWaitFix(*site.call, *function, operations);
       perThreadTarget = narrowed.has_value();
     }
   }
