@@ -129,6 +129,29 @@ void DeviceSyncCheck::checkCall(const reach::CallSite &site) {
   reach_->defer(std::move(pending));
 }
 
+/// Whether work on a stream variable (or an unknown stream) may be pending
+/// at `sync` from its own function: issued before it, or in a loop around it.
+static bool streamWorkBefore(const clang::CallExpr &sync, const FunctionOperations &operations) {
+  std::optional<size_t> at;
+  for (size_t i = 0; i < operations.operations.size(); ++i)
+    if (operations.operations[i].node == &sync)
+      at = i;
+  if (!at)
+    return true;
+  const StreamOperation &wait = operations.operations[*at];
+  for (size_t i = 0; i < operations.operations.size(); ++i) {
+    const StreamOperation &op = operations.operations[i];
+    bool onStream = (op.effect == OperationEffect::Enqueue &&
+                     (op.stream.kind == OrderingStream::Variable ||
+                      op.stream.kind == OrderingStream::Unknown)) ||
+                    op.effect == OperationEffect::Opaque;
+    bool reaches = i < *at || (!wait.loops.empty() && llvm::is_contained(op.loops, wait.loops.back()));
+    if (onStream && reaches)
+      return true;
+  }
+  return false;
+}
+
 /// A fix for the wait at `site`: cudaDeviceSynchronize() -> the one stream
 /// the loop uses, or a loop over the array of streams the pending work is
 /// on; a synchronous copy -> its Async form on the one stream in use, then a
@@ -161,6 +184,8 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
       narrowed = loopStreamFix(site);
     if (!narrowed)
       narrowed = streamArrayWaitFix(*site.call, context(), ptds, why);
+    if (!narrowed)
+      narrowed = namedStreamsWaitFix(*site.call, context(), ptds);
     FunctionOperations operations = operationsOf(*function, context().ast(), ptds);
     // Only where no stream variable takes any work: elsewhere the streams'
     // own waits are the narrowing (rules 7 and 8).
@@ -169,6 +194,13 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
              (op.stream.kind == OrderingStream::Variable || op.stream.kind == OrderingStream::Unknown);
     });
     if (!narrowed && !ptds && !onStreams && suggester_.perThreadIsTarget(*function, operations)) {
+      narrowed = perThreadWaitFix(*site.call, *function, operations);
+      perThreadTarget = narrowed.has_value();
+    } else if (!narrowed && !ptds && !streamWorkBefore(*site.call, operations) &&
+               suggester_.perThreadIsTarget(*function, operations)) {
+      // The function's streams get work only after the wait (perlin's
+      // timing wait before its loop): the wait alone, narrowed to the
+      // per-thread stream, when the callers leave nothing pending.
       narrowed = perThreadWaitFix(*site.call, *function, operations);
       perThreadTarget = narrowed.has_value();
     }
@@ -216,7 +248,7 @@ std::optional<FixIt> DeviceSyncCheck::narrowingFix(const reach::CallSite &site,
 /// per-thread stream, or there is none.
 std::optional<NarrowedWaitFix>
 DeviceSyncCheck::perThreadWaitFix(const clang::CallExpr &sync, const clang::FunctionDecl &function,
-                                  const FunctionOperations &operations) const {
+                                  const FunctionOperations &operations, bool withMoves) const {
   std::optional<TextEdit> edit =
       context().edit(clang::CharSourceRange::getTokenRange(sync.getSourceRange()),
                      "cudaStreamSynchronize(cudaStreamPerThread)");
@@ -230,7 +262,7 @@ DeviceSyncCheck::perThreadWaitFix(const clang::CallExpr &sync, const clang::Func
     return checkNarrowedWaitToPerThread(*call, context(), /*perThreadBuild=*/false, assume);
   };
   // Kept on its own where some callers would let it keep every edge.
-  if (perThreadConditional(function, /*narrow=*/true, narrowed.judge))
+  if (!withMoves || perThreadConditional(function, /*narrow=*/true, narrowed.judge))
     return narrowed;
   std::vector<LegacyStreamMove> moves =
       perThreadMoves(function, operations, suggester_, context(), /*perThreadBuild=*/false);

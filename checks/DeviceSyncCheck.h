@@ -32,7 +32,8 @@ private:
   std::optional<NarrowedWaitFix> loopStreamFix(const reach::CallSite &site) const;
   std::optional<NarrowedWaitFix> perThreadWaitFix(const clang::CallExpr &sync,
                                                   const clang::FunctionDecl &function,
-                                                  const FunctionOperations &operations) const;
+                                                  const FunctionOperations &operations,
+                                                  bool withMoves = true) const;
   NarrowedWaitFix withPerThreadMoves(NarrowedWaitFix narrowed, const clang::CallExpr &sync,
                                      const clang::FunctionDecl &function,
                                      const FunctionOperations &operations,

@@ -311,10 +311,15 @@ private:
   }
 
   /// The parameter every enqueue and stream wait of `ops` uses (waits for
-  /// the device allowed); -1 when another stream, a call that may do
-  /// anything, or nothing at all is there.
+  /// the device allowed); ordering::NoDeviceWork when there is no enqueue,
+  /// stream wait or call that may do anything at all; -1 when another
+  /// stream or a call that may do anything is there.
   static int onlyParameter(const clang::FunctionDecl &function,
                            const std::vector<StreamOperation> &ops) {
+    if (llvm::all_of(ops, [](const StreamOperation &op) {
+          return op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return;
+        }))
+      return ordering::NoDeviceWork;
     int only = -1;
     for (const StreamOperation &op : ops) {
       if (op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return ||

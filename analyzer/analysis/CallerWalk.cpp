@@ -150,6 +150,8 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
     if (skipLoop && llvm::is_contained(op.loops, skipLoop))
       continue;
     skipLoop = nullptr;
+    if (neverBefore(op, ops_[at_]))
+      continue; // its branch ends the program
     bool always = unconditional(op);
     switch (op.effect) {
     case OperationEffect::Neutral:

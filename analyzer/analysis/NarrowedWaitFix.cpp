@@ -2,6 +2,7 @@
 // write (the loop header means the same at the wait; the macro around the
 // call declares none of the names the rewrite uses).
 #include "analyzer/analysis/NarrowedWaitFix.h"
+#include "analyzer/analysis/NarrowedWaitParts.h"
 #include "analyzer/analysis/SourceEdits.h"
 #include "analyzer/analysis/StreamOperations.h"
 #include "analyzer/analysis/StreamResolution.h"
@@ -14,24 +15,16 @@
 #include "llvm/ADT/StringMap.h"
 
 namespace streamlint {
-namespace {
+namespace narrowing {
 
-/// The statement of a block that holds a call, as file text, with the
-/// call's place in it.
-struct HeldStatement {
-  const clang::Stmt *statement = nullptr;
-  const clang::CompoundStmt *block = nullptr;
-  clang::CharSourceRange range; ///< the statement's text, without a ';' after it
-  std::string text;
-  size_t callBegin = 0, callEnd = 0; ///< the call's text within `text`
-};
 
 /// Only an expression statement that is the call itself (or `(void)call`), or
 /// an error-check macro with the call as its argument (also one that
 /// declares a variable for the result): other statements
 /// around the call (an `if` on its result, an assignment) would run twice.
 std::optional<HeldStatement> heldStatement(const clang::CallExpr &call,
-                                           TranslationUnitContext &context) {
+                                           TranslationUnitContext &context,
+                                           bool allowAssignment) {
   clang::ASTContext &ast = context.ast();
   const clang::SourceManager &sm = ast.getSourceManager();
   clang::DynTypedNode child = clang::DynTypedNode::create(call);
@@ -68,6 +61,19 @@ std::optional<HeldStatement> heldStatement(const clang::CallExpr &call,
     const clang::Expr *bare = expr ? expr->IgnoreParenImpCasts() : nullptr;
     if (const auto *cast = llvm::dyn_cast_or_null<clang::CStyleCastExpr>(bare))
       bare = cast->getType()->isVoidType() ? cast->getSubExpr()->IgnoreParenImpCasts() : nullptr;
+    // `err = call;`: a plain variable of the call's type takes the result.
+    if (const auto *assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(bare);
+        allowAssignment && assign && assign->getOpcode() == clang::BO_Assign &&
+        assign->getRHS()->IgnoreParenImpCasts() == &call) {
+      const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(assign->getLHS()->IgnoreParens());
+      const auto *variable = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+      if (!variable || variable->getType().isVolatileQualified() ||
+          !ast.hasSameUnqualifiedType(variable->getType().getNonReferenceType(),
+                                      call.getCallReturnType(ast)))
+        return std::nullopt;
+      held.assignedTo = variable;
+      bare = &call;
+    }
     if (bare != &call)
       return std::nullopt;
   }
@@ -269,27 +275,36 @@ bool arrayUntouched(const clang::VarDecl &array, const clang::FunctionDecl &func
     if (!element || !llvm::isa<clang::ArraySubscriptExpr>(element) || !isRead(*element, ast))
       return false;
   }
+  return !destroysBetween(function, from, to, ast);
+}
+
+bool destroysBetween(const clang::FunctionDecl &function, clang::SourceLocation from,
+                     clang::SourceLocation to, clang::ASTContext &ast) {
+  const clang::SourceManager &sm = ast.getSourceManager();
   bool destroys = false;
   std::function<void(const clang::Stmt *)> scan = [&](const clang::Stmt *stmt) {
     if (!stmt || destroys)
       return;
     if (const auto *call = llvm::dyn_cast<clang::CallExpr>(stmt))
       if (const clang::FunctionDecl *callee = call->getDirectCallee())
-        if (callee->getIdentifier() && callee->getName().starts_with("cudaStreamDestroy") &&
-            within(call->getBeginLoc()))
-          destroys = true;
+        if (callee->getIdentifier() && callee->getName().starts_with("cudaStreamDestroy")) {
+          clang::SourceLocation at = sm.getExpansionLoc(call->getBeginLoc());
+          destroys = !sm.isBeforeInTranslationUnit(at, from) && sm.isBeforeInTranslationUnit(at, to);
+        }
     for (const clang::Stmt *child : stmt->children())
       scan(child);
   };
   scan(function.getBody());
-  return !destroys;
+  return destroys;
 }
 
 std::string lineOf(const clang::Stmt &stmt, TranslationUnitContext &context) {
   return std::to_string(context.point(stmt.getBeginLoc()).line);
 }
 
-} // namespace
+} // namespace narrowing
+
+using namespace narrowing;
 
 std::optional<NarrowedWaitFix> streamArrayWaitFix(const clang::CallExpr &sync,
                                                   TranslationUnitContext &context,
@@ -393,7 +408,7 @@ std::optional<NarrowedWaitFix> asyncCopyFix(const clang::CallExpr &copy,
   if (form == asyncForms.end() ||
       llvm::any_of(copy.arguments(), [](const clang::Expr *a) { return llvm::isa<clang::CXXDefaultArgExpr>(a); }))
     return std::nullopt;
-  std::optional<HeldStatement> held = heldStatement(copy, context);
+  std::optional<HeldStatement> held = heldStatement(copy, context, /*allowAssignment=*/true);
   std::string name = stream ? stream->getNameAsString() : "cudaStreamPerThread";
   if (!held || declaresAny(held->statement, {name, form->second, "cudaStreamSynchronize"}))
     return std::nullopt;
@@ -418,7 +433,15 @@ std::optional<NarrowedWaitFix> asyncCopyFix(const clang::CallExpr &copy,
                    " on cudaStreamPerThread (no single stream is in use here), then "
                    "wait for cudaStreamPerThread only (cudaStreamSynchronize)";
   FixEdits edits(context, narrowed.fix);
-  if (!edits.add(held->range, withCall(*held, asyncCall) + separator +
+  // `err = cudaMemcpy(...)`: err gets the copy's error if it fails, else
+  // the wait's, as the synchronous copy reported either.
+  std::string waitGuard;
+  if (held->assignedTo) {
+    waitGuard = "if (" + held->assignedTo->getNameAsString() + " == cudaSuccess) ";
+    narrowed.fix.description += " when the copy succeeds (it keeps the error '" +
+                                held->assignedTo->getNameAsString() + "' gets)";
+  }
+  if (!edits.add(held->range, withCall(*held, asyncCall) + separator + waitGuard +
                                   withCall(*held, "cudaStreamSynchronize(" + name + ")")))
     return std::nullopt;
   narrowed.judge = [&copy, stream, &context, perThreadBuild](const OrderingAssumption &assume) {

@@ -52,6 +52,15 @@ std::optional<NarrowedWaitFix> streamArrayWaitFix(const clang::CallExpr &sync,
                                                   TranslationUnitContext &context,
                                                   bool perThreadBuild, std::string &why);
 
+/// cudaDeviceSynchronize() `sync` -> one cudaStreamSynchronize per stream
+/// its pending work is on: `s`, `a[K]` (K constant), and rule 8's loop for
+/// `a[i]` issued in a loop of the wait's block, in the statement form of
+/// the wait. Each stream must mean the same at the wait as where the work
+/// was issued. Nullopt when no pending work is on such a stream.
+std::optional<NarrowedWaitFix> namedStreamsWaitFix(const clang::CallExpr &sync,
+                                                   TranslationUnitContext &context,
+                                                   bool perThreadBuild);
+
 /// The Async form of the synchronous copy or memset `copy` on `stream`
 /// (null: cudaStreamPerThread), followed by a wait for `stream` in the same
 /// statement form (an error check macro around the copy wraps the wait too).

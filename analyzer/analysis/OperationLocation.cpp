@@ -7,14 +7,43 @@
 namespace streamlint {
 namespace {
 
+/// Whether `stmt` holds a statement that leaves it other than by its end
+/// (return, break, continue, goto, throw, co_return).
+bool jumpsOut(const clang::Stmt *stmt) {
+  if (!stmt)
+    return false;
+  if (llvm::isa<clang::ReturnStmt, clang::BreakStmt, clang::ContinueStmt, clang::GotoStmt,
+                clang::IndirectGotoStmt, clang::CXXThrowExpr, clang::CoreturnStmt>(stmt))
+    return true;
+  for (const clang::Stmt *child : stmt->children())
+    if (jumpsOut(child))
+      return true;
+  return false;
+}
+
+/// A branch whose last statement is a call of a noreturn function (exit,
+/// abort) and that nothing leaves early: after it the program has ended.
+bool endsProgram(const clang::Stmt *branch) {
+  const clang::Stmt *last = branch;
+  while (const auto *block = llvm::dyn_cast_or_null<clang::CompoundStmt>(last))
+    last = block->body_empty() ? nullptr : block->body_back();
+  const auto *expr = llvm::dyn_cast_or_null<clang::Expr>(last);
+  const auto *call = expr ? llvm::dyn_cast<clang::CallExpr>(expr->IgnoreParenImpCasts()) : nullptr;
+  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  return callee && callee->isNoReturn() && !jumpsOut(branch);
+}
+
 /// Records `parent` in op's branches or loops when `from`, its child on
 /// the way up from op.node, runs conditionally or repeatedly in it.
 void addEnclosing(StreamOperation &op, const clang::Stmt *parent, const clang::Stmt *from,
                   clang::ASTContext &ast) {
   if (const auto *branch = llvm::dyn_cast<clang::IfStmt>(parent)) {
     if (from != branch->getCond() && from != branch->getInit() &&
-        from != branch->getConditionVariableDeclStmt())
+        from != branch->getConditionVariableDeclStmt()) {
       op.conditions.push_back(parent);
+      if (!op.endsProgram && endsProgram(from))
+        op.endsProgram = parent;
+    }
   } else if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::CXXForRangeStmt>(parent)) {
     const auto *forStmt = llvm::dyn_cast<clang::ForStmt>(parent);
     if (!forStmt || from != forStmt->getInit()) {
@@ -103,6 +132,7 @@ void locateOperation(StreamOperation &op, const std::vector<const clang::Stmt *>
     return;
   op.conditions.clear();
   op.loops.clear();
+  op.endsProgram = nullptr;
   locateWithParentMap(op, ast);
 }
 

@@ -29,6 +29,9 @@ enum Pending : unsigned { NothingPending = 0, LegacyPending = 1, OtherPending = 
 /// off the legacy stream is concerned. Ordered likewise.
 enum Next : unsigned { NextWaits = 0, NextLegacyWork = 1, NextDepends = 2 };
 inline constexpr unsigned Levels = 3;
+/// FunctionFacts::onlyParameter of a function that issues no CUDA work and
+/// waits for nothing (no call of its may do anything either).
+inline constexpr int NoDeviceWork = -2;
 
 /// Whether a stream synchronizes with the legacy stream, as the program
 /// shows it.
@@ -100,7 +103,7 @@ struct OrderedFunction {
   /// The index of the stream parameter every CUDA operation of its own is
   /// issued to (or a wait for the device), -1 when there is none such: work
   /// a caller moved to the stream it passes there is ordered before it.
-  int onlyParameter = -1;
+  int onlyParameter = -1; ///< NoDeviceWork: it issues no work and waits for nothing
 };
 
 /// A write of a global or member stream.

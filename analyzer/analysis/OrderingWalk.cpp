@@ -192,6 +192,8 @@ private:
                                               : "the host would no longer wait for ";
     for (size_t index : path) {
       const StreamOperation &op = ops_[index];
+      if (neverBefore(op, ops_[at_]))
+        continue; // its branch ends the program
       bool always = unconditional(op);
       switch (op.effect) {
       case OperationEffect::Neutral:
@@ -328,8 +330,9 @@ private:
   std::optional<TextEdit> waitBefore(const StreamOperation &op) const;
 
   /// Under calleesOnTarget: `op` calls a user function with the target as
-  /// an argument (recorded; the whole program confirms the callee's work
-  /// is all on that parameter).
+  /// an argument, or one that gets no target (recorded; the whole program
+  /// confirms the callee's work is all on that parameter, or that it has
+  /// no CUDA work at all).
   bool onTarget(const StreamOperation &op) const {
     if (!assume_.calleesOnTarget)
       return false;
@@ -342,17 +345,19 @@ private:
     std::string key = orderingKey(*callee);
     if (key.empty())
       return false;
+    int parameter = ordering::NoDeviceWork; // no work at all, when it does not get the target
     for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
       const auto *ref =
           llvm::dyn_cast<clang::DeclRefExpr>(call->getArg(i)->IgnoreParenImpCasts());
       if (ref && ref->getDecl()->getCanonicalDecl() == target_.variable) {
-        std::pair<std::string, int> assumed{key, int(i)};
-        if (!llvm::is_contained(assumedCallees_, assumed))
-          assumedCallees_.push_back(std::move(assumed));
-        return true;
+        parameter = int(i);
+        break;
       }
     }
-    return false;
+    std::pair<std::string, int> assumed{key, parameter};
+    if (!llvm::is_contained(assumedCallees_, assumed))
+      assumedCallees_.push_back(std::move(assumed));
+    return true;
   }
   mutable std::vector<std::pair<std::string, int>> assumedCallees_;
 

@@ -429,6 +429,10 @@ FunctionOperations operationsOf(const clang::FunctionDecl &function, clang::ASTC
   return result;
 }
 
+bool neverBefore(const StreamOperation &op, const StreamOperation &from) {
+  return op.endsProgram && !llvm::is_contained(from.conditions, op.endsProgram);
+}
+
 std::string describeLine(const clang::Stmt &node, const clang::FunctionDecl &function,
                          const clang::SourceManager &sources) {
   clang::SourceLocation at = sources.getExpansionLoc(node.getBeginLoc());

@@ -50,7 +50,15 @@ struct StreamOperation {
   std::vector<const clang::Stmt *> conditions;
   /// Enclosing loops (not `do ... while (0)`), innermost first.
   std::vector<const clang::Stmt *> loops;
+  /// The `if` whose branch holds it and ends the program (its last
+  /// statement a noreturn call such as exit(), no jump out of it): nothing
+  /// outside that `if` runs after it, so a walk back from there skips it.
+  const clang::Stmt *endsProgram = nullptr;
 };
+
+/// Whether a walk back from `from` skips `op`: it is in a branch that ends
+/// the program, and `from` is not in that `if`.
+bool neverBefore(const StreamOperation &op, const StreamOperation &from);
 
 /// The operations of a function's body in source order (lambdas excluded),
 /// ending with its implicit return.

@@ -19,13 +19,12 @@ import re
 import sys
 
 NO_FIX_MODEL = {
+    # Since 2026-11-28 (branch h25g) several named streams and an assigned
+    # copy result have fix models; these have none: what is pending is the
+    # legacy stream's memset and ncclCommInitRank's work, no stream to name.
     "several streams pending, not one stream nor one array loop": [
-        ("hecbench-perlin-cuda", "noise.cu:155"), ("hecbench-qem-cuda", "gpu_solver.cu:318"),
-        ("hecbench-triad-cuda", "triad.cu:225"), ("hecbench-pingpong-cuda", "main-nccl.cu:84"),
-        ("cdpAdvancedQuicksort", "cdpAdvancedQuicksort.cu:389")],
-    "the copy's result is assigned (err = cudaMemcpy(...))": [
-        ("batchCUBLAS", "batchCUBLAS.cpp:461"), ("batchCUBLAS", "batchCUBLAS.cpp:462"),
-        ("batchCUBLAS", "batchCUBLAS.cpp:463")],
+        ("hecbench-pingpong-cuda", "main-nccl.cu:84")],
+    "the copy's result is assigned (err = cudaMemcpy(...))": [],
     "cudaStreamSynchronize(NULL)": [
         ("UnifiedMemoryPerf", "matrixMultiplyPerf.cu:268"),
         ("UnifiedMemoryPerf", "matrixMultiplyPerf.cu:271")],

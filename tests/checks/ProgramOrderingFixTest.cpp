@@ -135,7 +135,8 @@ TEST(ProgramOrderingFixSuite, HasThePrograms) {
   std::vector<std::string> found = programs();
   for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls", "per-thread",
                            "per-thread-refused", "per-thread-no-stream", "per-thread-combined",
-                           "blocking-pending", "blocking-pending-device", "nccl-init"})
+                           "blocking-pending", "blocking-pending-device", "nccl-init",
+                           "named-streams"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
 }
 
