@@ -16,6 +16,8 @@ void multiDestroyed(unsigned char *d, unsigned char *h, int cycles);
 void oneAfterDestroyed(unsigned char *d, unsigned char *h, int cycles);
 void multiBoundWritten(unsigned char *d, unsigned char *h, int cycles, int count);
 void oneAfterBoundWritten(unsigned char *d, unsigned char *h, int cycles);
+void multiThenCopy(unsigned char *d, unsigned char *h);
+void multiRangeThenCopy(unsigned char *d, unsigned char *h);
 
 int main() {
   unsigned char *d, *h;
@@ -35,6 +37,10 @@ int main() {
   cudaDeviceSynchronize();
   multiBoundWritten(d, h, 4, 4);
   oneAfterBoundWritten(d, h, 4);
+  cudaDeviceSynchronize();
+  multiThenCopy(d, h);
+  cudaDeviceSynchronize();
+  multiRangeThenCopy(d, h);
   cudaDeviceSynchronize();
   __builtin_printf("%u\n", h[0]);
   return 0;

@@ -138,3 +138,32 @@ void oneAfterBoundWritten(unsigned char *d, unsigned char *h, int cycles) {
     CHECK(cudaMemcpy(h, d, 256, cudaMemcpyDeviceToHost));
   }
 }
+
+// Within one function: the wait loop covers the issuing loop, so the copy
+// after it has nothing of that work to wait for.
+void multiThenCopy(unsigned char *d, unsigned char *h) {
+  cudaStream_t stream[kStreams];
+  for (int i = 0; i < kStreams; i++)
+    CHECK(cudaStreamCreate(&stream[i]));
+  for (int r = 0; r < 2; r++) {
+    for (int i = 0; i < kStreams; i++)
+      encode<<<1, 64, 0, stream[i]>>>(d, i * 64);
+    for (int i = 0; i < kStreams; i++)
+      CHECK(cudaStreamSynchronize(stream[i]));
+    CHECK(cudaMemcpy(h, d, 256, cudaMemcpyDeviceToHost)); // applied
+  }
+}
+
+// The same with a wait loop over a different range: stream[0] is pending.
+void multiRangeThenCopy(unsigned char *d, unsigned char *h) {
+  cudaStream_t stream[kStreams];
+  for (int i = 0; i < kStreams; i++)
+    CHECK(cudaStreamCreate(&stream[i]));
+  for (int r = 0; r < 2; r++) {
+    for (int i = 0; i < kStreams; i++)
+      encode<<<1, 64, 0, stream[i]>>>(d, i * 64);
+    for (int i = 1; i < kStreams; i++)
+      CHECK(cudaStreamSynchronize(stream[i]));
+    CHECK(cudaMemcpy(h, d, 256, cudaMemcpyDeviceToHost)); // not applied: the host would no longer wait for
+  }
+}
