@@ -2,6 +2,7 @@
 // whole-program ordering facts record at each call and return.
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/OrderingSummary.h"
+#include "analyzer/analysis/WaitLoopCover.h"
 
 #include "clang/AST/StmtCXX.h"
 
@@ -65,7 +66,7 @@ const clang::Stmt *CallerWalk::everyIterationWaits(const StreamOperation &wait) 
 CallerWalk::CallerWalk(const FunctionOperations &ops, size_t at,
                        const std::vector<std::string> &userCalls,
                        std::map<const clang::Decl *, int> passed)
-    : ops_(ops.operations), at_(at), userCalls_(userCalls), passed_(std::move(passed)) {
+    : ops_(ops.operations), function_(ops.function), at_(at), userCalls_(userCalls), passed_(std::move(passed)) {
   const StreamOperation &call = ops_[at];
   if (!call.loops.empty()) {
     const clang::Stmt *outer = call.loops.back();
@@ -145,6 +146,7 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
   };
   const clang::Stmt *skipLoop = nullptr;
   std::vector<std::pair<const clang::Stmt *, OrderingStream>> waitedInLoop;
+  std::vector<size_t> waitLoops; // cudaStreamSynchronize(a[j]) in a loop over j, walked
   for (size_t index : path) {
     const StreamOperation &op = ops_[index];
     if (skipLoop && llvm::is_contained(op.loops, skipLoop))
@@ -173,12 +175,23 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
       // The same for a wait for one stream: the loop's work on it is done.
       else if (const clang::Stmt *loop = everyIterationWaits(op); loop && !op.recordedBy)
         waitedInLoop.push_back({loop, op.stream});
+      // A wait loop over an array of streams the walk started outside of:
+      // it covers an earlier loop with the same header (WaitLoopCover.h).
+      else if (const clang::ForStmt *over = streamArrayLoop(op);
+               over && function_ && !llvm::is_contained(ops_[at_].loops, over))
+        waitLoops.push_back(index);
       break;
     case OperationEffect::Enqueue: {
       if (llvm::any_of(waited, [&](const OrderingStream &s) { return s.same(op.stream); }))
         break;
       if (llvm::any_of(waitedInLoop, [&](const std::pair<const clang::Stmt *, OrderingStream> &w) {
             return llvm::is_contained(op.loops, w.first) && w.second.same(op.stream);
+          }))
+        break;
+      if (const clang::ForStmt *issuing = streamArrayLoop(op);
+          issuing && !llvm::is_contained(ops_[at_].loops, issuing) &&
+          llvm::any_of(waitLoops, [&](size_t w) {
+            return waitLoopCovers(ops_[w], op, *function_);
           }))
         break;
       bool legacy = op.stream.kind == OrderingStream::Legacy;

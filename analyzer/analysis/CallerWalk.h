@@ -59,6 +59,7 @@ private:
   Result walkForward(const std::vector<size_t> &path) const;
 
   const std::vector<StreamOperation> &ops_;
+  const clang::FunctionDecl *function_ = nullptr;
   size_t at_;
   const std::vector<std::string> &userCalls_;
   std::map<const clang::Decl *, int> passed_; ///< stream variable -> parameter it is passed for

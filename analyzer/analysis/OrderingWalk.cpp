@@ -8,6 +8,7 @@
 #include "analyzer/analysis/OrderingWalk.h"
 #include "analyzer/analysis/InsertedWait.h"
 #include "analyzer/analysis/StreamSources.h"
+#include "analyzer/analysis/WaitLoopCover.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -188,6 +189,7 @@ private:
       else if (op.blocking == StreamBlocking::Blocking)
         addStream({OrderingStream::Legacy, nullptr});
     };
+    std::vector<size_t> waitLoops; // cudaStreamSynchronize(a[j]) in a loop over j, walked
     const char *subject = mode_ == Mode::Move ? "this work would no longer wait for "
                                               : "the host would no longer wait for ";
     for (size_t index : path) {
@@ -206,9 +208,19 @@ private:
       case OperationEffect::HostWaitsStream:
         if (always)
           addStream(op.stream);
+        // A wait loop over an array of streams the walk started outside of:
+        // it covers an earlier loop with the same header (WaitLoopCover.h).
+        else if (const clang::ForStmt *over = streamArrayLoop(op);
+                 over && !llvm::is_contained(ops_[at_].loops, over))
+          waitLoops.push_back(index);
         break;
       case OperationEffect::Enqueue: {
+        const clang::ForStmt *issuing = streamArrayLoop(op);
         bool covered = llvm::any_of(streams, [&](const OrderingStream &s) { return s.same(op.stream); }) ||
+                       (issuing && !llvm::is_contained(ops_[at_].loops, issuing) &&
+                        llvm::any_of(waitLoops, [&](size_t w) {
+                          return waitLoopCovers(ops_[w], op, function_);
+                        })) ||
                        (allBlocking && (op.blocking == StreamBlocking::Blocking ||
                                         (mode_ == Mode::Move && op.blocking == StreamBlocking::Unknown)));
         if ((covered || op.hostWaits) && always) {

@@ -136,7 +136,7 @@ TEST(ProgramOrderingFixSuite, HasThePrograms) {
   for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls", "per-thread",
                            "per-thread-refused", "per-thread-no-stream", "per-thread-combined",
                            "blocking-pending", "blocking-pending-device", "nccl-init",
-                           "named-streams"})
+                           "named-streams", "wait-loop"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
 }
 
