@@ -13,28 +13,6 @@ using namespace ordering;
 namespace {
 std::string named(const StreamOperation &op) { return "the " + op.what; }
 
-/// Whether `stmt` (a loop's body) can leave that loop's iteration other
-/// than by reaching its end: a break or continue of that loop (not of a
-/// loop or switch inside it), a goto.
-bool leavesIteration(const clang::Stmt *stmt, bool breakBound = false, bool continueBound = false) {
-  if (!stmt)
-    return false;
-  if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt>(stmt))
-    return true;
-  if (llvm::isa<clang::BreakStmt>(stmt))
-    return !breakBound;
-  if (llvm::isa<clang::ContinueStmt>(stmt))
-    return !continueBound;
-  if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(stmt))
-    breakBound = continueBound = true;
-  else if (llvm::isa<clang::SwitchStmt>(stmt))
-    breakBound = true;
-  for (const clang::Stmt *child : stmt->children())
-    if (leavesIteration(child, breakBound, continueBound))
-      return true;
-  return false;
-}
-
 const clang::Stmt *loopBody(const clang::Stmt *loop) {
   if (const auto *f = llvm::dyn_cast<clang::ForStmt>(loop))
     return f->getBody();
@@ -58,7 +36,7 @@ const clang::Stmt *CallerWalk::everyIterationWaits(const StreamOperation &wait) 
   for (const clang::Stmt *condition : wait.conditions)
     if (!llvm::is_contained(ops_[at_].conditions, condition))
       extra.push_back(condition);
-  if (extra.size() != 1 || extra.front() != loop || leavesIteration(loopBody(loop)))
+  if (extra.size() != 1 || extra.front() != loop || escapes(loopBody(loop)) /* a break or continue of this loop, a goto */)
     return nullptr;
   return loop;
 }

@@ -11,28 +11,6 @@ namespace streamlint {
 using namespace narrowing;
 namespace {
 
-/// Whether `stmt` can leave the block it is a statement of, or the current
-/// iteration of an enclosing loop, other than by reaching its end: a break
-/// or continue not bound inside it, a goto.
-bool escapes(const clang::Stmt *stmt, bool breakBound = false, bool continueBound = false) {
-  if (!stmt)
-    return false;
-  if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt>(stmt))
-    return true;
-  if (llvm::isa<clang::BreakStmt>(stmt))
-    return !breakBound;
-  if (llvm::isa<clang::ContinueStmt>(stmt))
-    return !continueBound;
-  if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(stmt))
-    breakBound = continueBound = true;
-  else if (llvm::isa<clang::SwitchStmt>(stmt))
-    breakBound = true;
-  for (const clang::Stmt *child : stmt->children())
-    if (escapes(child, breakBound, continueBound))
-      return true;
-  return false;
-}
-
 /// Two loop bounds that mean the same value: the same integer constant, or
 /// the same variable.
 bool sameBound(const clang::Expr *a, const clang::Expr *b, clang::ASTContext &ast) {
@@ -83,6 +61,25 @@ const clang::ForStmt *streamArrayLoop(const StreamOperation &op) {
     if (const auto *f = llvm::dyn_cast<clang::ForStmt>(loop); f && countingVariable(*f) == index)
       return f;
   return nullptr;
+}
+
+bool escapes(const clang::Stmt *stmt, bool breakBound, bool continueBound) {
+  if (!stmt)
+    return false;
+  if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt>(stmt))
+    return true;
+  if (llvm::isa<clang::BreakStmt>(stmt))
+    return !breakBound;
+  if (llvm::isa<clang::ContinueStmt>(stmt))
+    return !continueBound;
+  if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(stmt))
+    breakBound = continueBound = true;
+  else if (llvm::isa<clang::SwitchStmt>(stmt))
+    breakBound = true;
+  for (const clang::Stmt *child : stmt->children())
+    if (escapes(child, breakBound, continueBound))
+      return true;
+  return false;
 }
 
 bool waitLoopCovers(const StreamOperation &wait, const StreamOperation &work,

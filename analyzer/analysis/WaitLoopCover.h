@@ -22,6 +22,11 @@ namespace streamlint {
 bool waitLoopCovers(const StreamOperation &wait, const StreamOperation &work,
                     const clang::FunctionDecl &function);
 
+/// Whether `stmt` can leave the block it is a statement of, or the current
+/// iteration of an enclosing loop, other than by reaching its end: a break
+/// or continue not bound inside it (by a loop, or a switch for break), a goto.
+bool escapes(const clang::Stmt *stmt, bool breakBound = false, bool continueBound = false);
+
 /// The issuing or wait loop (the `for` over the counter of the call's
 /// `a[i]` stream) that holds the operation, or null.
 const clang::ForStmt *streamArrayLoop(const StreamOperation &op);
