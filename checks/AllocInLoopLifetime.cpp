@@ -22,14 +22,6 @@ const clang::Stmt *parentStatement(clang::ASTContext &ast, const clang::Stmt *st
   return nullptr;
 }
 
-const clang::Stmt *loopBodyOf(const clang::Stmt *loop) {
-  if (const auto *s = llvm::dyn_cast<clang::ForStmt>(loop)) return s->getBody();
-  if (const auto *s = llvm::dyn_cast<clang::WhileStmt>(loop)) return s->getBody();
-  if (const auto *s = llvm::dyn_cast<clang::DoStmt>(loop)) return s->getBody();
-  if (const auto *s = llvm::dyn_cast<clang::CXXForRangeStmt>(loop)) return s->getBody();
-  return nullptr;
-}
-
 unsigned lineOf(const clang::SourceManager &sm, clang::SourceLocation at) {
   return sm.getExpansionLineNumber(at);
 }

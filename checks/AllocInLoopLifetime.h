@@ -2,6 +2,7 @@
 // alloc-in-loop's fix moves a buffer's lifetime out of its loop: what in the
 // loop (early exits, escapes, later reads) could notice that.
 
+#include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 
 #include "clang/AST/Stmt.h"
@@ -38,7 +39,6 @@ std::string declarationProblem(clang::ASTContext &ast, const clang::VarDecl *buf
                                const clang::FunctionDecl *function,
                                const clang::Stmt *&declaration);
 
-const clang::Stmt *loopBodyOf(const clang::Stmt *loop);
 /// The statement holding `stmt` (through a VarDecl's DeclStmt), or nullptr.
 const clang::Stmt *parentStatement(clang::ASTContext &ast, const clang::Stmt *stmt);
 unsigned lineOf(const clang::SourceManager &sm, clang::SourceLocation at);

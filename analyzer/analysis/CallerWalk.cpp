@@ -2,6 +2,7 @@
 // whole-program ordering facts record at each call and return.
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/OrderingSummary.h"
+#include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/WaitLoopCover.h"
 
 #include "clang/AST/StmtCXX.h"
@@ -12,18 +13,6 @@ using namespace ordering;
 
 namespace {
 std::string named(const StreamOperation &op) { return "the " + op.what; }
-
-const clang::Stmt *loopBody(const clang::Stmt *loop) {
-  if (const auto *f = llvm::dyn_cast<clang::ForStmt>(loop))
-    return f->getBody();
-  if (const auto *w = llvm::dyn_cast<clang::WhileStmt>(loop))
-    return w->getBody();
-  if (const auto *r = llvm::dyn_cast<clang::CXXForRangeStmt>(loop))
-    return r->getBody();
-  if (const auto *d = llvm::dyn_cast<clang::DoStmt>(loop))
-    return d->getBody();
-  return nullptr;
-}
 } // namespace
 
 const clang::Stmt *CallerWalk::everyIterationWaits(const StreamOperation &wait) const {
@@ -36,7 +25,7 @@ const clang::Stmt *CallerWalk::everyIterationWaits(const StreamOperation &wait) 
   for (const clang::Stmt *condition : wait.conditions)
     if (!llvm::is_contained(ops_[at_].conditions, condition))
       extra.push_back(condition);
-  if (extra.size() != 1 || extra.front() != loop || escapes(loopBody(loop)) /* a break or continue of this loop, a goto */)
+  if (extra.size() != 1 || extra.front() != loop || escapes(loopBodyOf(loop)) /* a break or continue of this loop, a goto */)
     return nullptr;
   return loop;
 }

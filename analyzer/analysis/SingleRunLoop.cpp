@@ -30,4 +30,12 @@ bool isRepeatingLoop(const clang::Stmt &stmt, const clang::ASTContext &ast) {
   return !runsAtMostOnce(stmt, ast);
 }
 
+const clang::Stmt *loopBodyOf(const clang::Stmt *loop) {
+  if (const auto *s = llvm::dyn_cast<clang::ForStmt>(loop)) return s->getBody();
+  if (const auto *s = llvm::dyn_cast<clang::WhileStmt>(loop)) return s->getBody();
+  if (const auto *s = llvm::dyn_cast<clang::DoStmt>(loop)) return s->getBody();
+  if (const auto *s = llvm::dyn_cast<clang::CXXForRangeStmt>(loop)) return s->getBody();
+  return nullptr;
+}
+
 } // namespace streamlint

@@ -17,4 +17,8 @@ bool runsAtMostOnce(const clang::Stmt &loop, const clang::ASTContext &ast);
 /// except those runsAtMostOnce accepts.
 bool isRepeatingLoop(const clang::Stmt &stmt, const clang::ASTContext &ast);
 
+/// The body of a for, while, do or range-for statement; nullptr for any
+/// other statement.
+const clang::Stmt *loopBodyOf(const clang::Stmt *loop);
+
 } // namespace streamlint
