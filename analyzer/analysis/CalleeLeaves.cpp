@@ -136,7 +136,8 @@ std::string CalleeLeaves::problem(const CalleeNeed &need, const ConditionalFix &
   std::string what, unknown;
   if (need.legacyParameter >= 0 && only == need.legacyParameter) {
     level = LegacyPending; // all of its work is on the stream this call leaves at 0
-    what = "the work it issues to the stream argument that this call leaves to the legacy stream";
+    what = "its work on the legacy stream (it issues all of it to the stream argument that "
+           "this call leaves to the legacy stream)";
   } else {
     std::set<std::string> stack;
     level = leaves(need.callee, need.narrow, stack, what, unknown);
@@ -145,8 +146,7 @@ std::string CalleeLeaves::problem(const CalleeNeed &need, const ConditionalFix &
   }
   if (level > need.allowed) {
     if (level == LegacyPending)
-      return call + "which may return with " + what +
-             " still running on the legacy stream; " + need.legacyUncovered;
+      return call + "which may return with " + what + " still running; " + need.legacyUncovered;
     return call + "which may return with " + (what.empty() ? "work" : what) +
            " still running";
   }

@@ -293,8 +293,7 @@ private:
       CallerWalk::Result move = walk.pending(false), narrow = walk.pending(true);
       facts.leavesMove = std::max(facts.leavesMove, move.level);
       if (narrow.level > facts.leavesNarrow && narrow.levelOp)
-        facts.leavesWhat = "the " + narrow.levelOp->what + " at " +
-                           describeLine(*narrow.levelOp->node, function, context_.sources()) +
+        facts.leavesWhat = "the " + narrow.levelOp->what + " at " + fileLine(*narrow.levelOp->node) +
                            streamWords(*narrow.levelOp);
       facts.leavesNarrow = std::max(facts.leavesNarrow, narrow.level);
       facts.leavesCalls.insert(facts.leavesCalls.end(), move.calls.begin(), move.calls.end());
@@ -313,6 +312,12 @@ private:
     facts.firstDecides = !first.reachesEnd;
     facts.firstCalls = first.calls;
     facts.onlyParameter = onlyParameter(function, ops);
+  }
+
+  /// "kernels.cu:17"
+  std::string fileLine(const clang::Stmt &node) const {
+    SourcePoint point = context_.point(node.getBeginLoc());
+    return llvm::sys::path::filename(point.file).str() + ":" + std::to_string(point.line);
   }
 
   /// " (legacy stream)", " (stream 's')", ...: where `op`'s work is.
