@@ -424,13 +424,15 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program,
     for (const ConditionalFix::Case &one : conditional.casesIfCalleesLeave) {
       if (one.blocking != blocking)
         continue;
-      if (!(one.safe & (1u << bit))) {
-        leaveBroken = one.brokenBy[bit]; // blocks whatever the callees leave
-        continue;
-      }
       for (const CalleeNeed &need : one.needs)
         if (calleeProblem.empty())
           calleeProblem = callees.problem(need, conditional);
+      if (!(one.safe & (1u << bit))) {
+        // Blocks whatever the callees leave; a call that blocks too is named.
+        leaveBroken = one.brokenBy[bit] + (calleeProblem.empty() ? "" : "; and " + calleeProblem);
+        calleeProblem.clear();
+        continue;
+      }
       for (const auto &[usr, parameter] : one.onTarget)
         if (calleeProblem.empty() && callees.onlyParameter(usr) != parameter)
           calleeProblem = "a call walked over passes '" + conditional.target.spelled +
