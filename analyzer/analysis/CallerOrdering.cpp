@@ -292,6 +292,9 @@ private:
       CallerWalk walk(operations.ops, i, operations.userCalls);
       CallerWalk::Result move = walk.pending(false), narrow = walk.pending(true);
       facts.leavesMove = std::max(facts.leavesMove, move.level);
+      if (narrow.level > facts.leavesNarrow && narrow.levelOp)
+        facts.leavesWhat = "the " + narrow.levelOp->what + " at " + fileLine(*narrow.levelOp->node) +
+                           streamWords(*narrow.levelOp);
       facts.leavesNarrow = std::max(facts.leavesNarrow, narrow.level);
       facts.leavesCalls.insert(facts.leavesCalls.end(), move.calls.begin(), move.calls.end());
       facts.leavesCalls.insert(facts.leavesCalls.end(), narrow.calls.begin(), narrow.calls.end());
@@ -299,7 +302,8 @@ private:
                                       narrow.coveredCalls.end());
       facts.leavesBlockingOnly = facts.leavesBlockingOnly && narrow.blockingOnly;
     }
-    if (selectsDevices(function))
+    facts.selectsDevice = selectsDevices(function);
+    if (facts.selectsDevice)
       facts.leavesBlockingOnly = false; // its work may be on another device than the caller's
     // From the entry: the walk from the function's end (no branch around it).
     CallerWalk walk(operations.ops, ops.size() - 1, operations.userCalls);
@@ -308,6 +312,27 @@ private:
     facts.firstDecides = !first.reachesEnd;
     facts.firstCalls = first.calls;
     facts.onlyParameter = onlyParameter(function, ops);
+  }
+
+  /// "kernels.cu:17"
+  std::string fileLine(const clang::Stmt &node) const {
+    SourcePoint point = context_.point(node.getBeginLoc());
+    return llvm::sys::path::filename(point.file).str() + ":" + std::to_string(point.line);
+  }
+
+  /// " (legacy stream)", " (stream 's')", ...: where `op`'s work is.
+  static std::string streamWords(const StreamOperation &op) {
+    if (op.effect != OperationEffect::Enqueue)
+      return "";
+    const auto *named = llvm::dyn_cast_or_null<clang::NamedDecl>(op.stream.variable);
+    switch (op.stream.kind) {
+    case OrderingStream::Legacy: return " (legacy stream)";
+    case OrderingStream::PerThread: return " (per-thread stream)";
+    case OrderingStream::Variable:
+      return named ? " (stream '" + named->getNameAsString() + "')" : "";
+    case OrderingStream::Unknown: return " (unknown stream)";
+    }
+    return "";
   }
 
   /// The parameter every enqueue and stream wait of `ops` uses (waits for

@@ -82,6 +82,7 @@ CallerWalk::Result CallerWalk::next(size_t from) const {
 void CallerWalk::merge(Result &into, Result other) {
   if (other.level > into.level) {
     into.level = other.level;
+    into.levelOp = other.levelOp;
     into.what = other.what;
   }
   into.reachesEnd = into.reachesEnd || other.reachesEnd;
@@ -108,6 +109,7 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
       result.blockingOnly = false;
     if (to > result.level) {
       result.level = to;
+      result.levelOp = &op;
       result.what = named(op) + " (not waited for)";
     }
   };

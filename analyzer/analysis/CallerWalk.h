@@ -38,6 +38,8 @@ public:
     /// legacy or per-thread stream, or one the function creates blocking):
     /// a later synchronous legacy-stream copy to the host waits for it.
     bool blockingOnly = true;
+    /// The operation that set `level` (null when nothing is pending).
+    const StreamOperation *levelOp = nullptr;
   };
 
   /// What is pending before the operation: this iteration and, in a loop,

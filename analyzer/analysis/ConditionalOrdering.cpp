@@ -23,6 +23,17 @@ std::map<const TranslationUnitContext *, std::vector<ConditionalFix>> recorded;
 
 namespace {
 
+/// Adds `need` to `needs`: one per call site, the strictest.
+void addNeed(std::vector<CalleeNeed> &needs, CalleeNeed need) {
+  for (CalleeNeed &earlier : needs)
+    if (earlier.callee == need.callee && earlier.site == need.site) {
+      if (need.allowed < earlier.allowed)
+        earlier = std::move(need);
+      return;
+    }
+  needs.push_back(std::move(need));
+}
+
 /// The fix's verdict under each assumed blocking of its target (nullopt: as
 /// the function shows it) and each level of the callers' pending work and
 /// next operation. Adds the calls judged as work on the target to
@@ -30,7 +41,8 @@ namespace {
 std::vector<ConditionalFix::Case>
 judgeCases(ConditionalFix &conditional, const std::vector<std::optional<Blocking>> &cases,
            bool calleesOnTarget, bool &anySafe,
-           llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge) {
+           llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge,
+           bool calleesLeave = false) {
   std::vector<ConditionalFix::Case> judged;
   for (const std::optional<Blocking> &assumed : cases) {
     ConditionalFix::Case one;
@@ -39,15 +51,21 @@ judgeCases(ConditionalFix &conditional, const std::vector<std::optional<Blocking
     for (unsigned pending = 0; pending < Levels; ++pending)
       for (unsigned next = 0; next < Levels; ++next) {
         OrderingAssumption assumption;
-        assumption.calleesOnTarget = calleesOnTarget;
+        assumption.calleesOnTarget = calleesOnTarget || calleesLeave;
+        assumption.calleesLeave = calleesLeave;
         assumption.pending = pending;
         assumption.next = conditional.narrow ? unsigned(NextDepends) : next;
         if (assumed)
           assumption.target = fromBlocking(*assumed);
         OrderingVerdict verdict = judge(assumption);
+        // The third judgement keeps its assumptions per case (they depend
+        // on the target's blocking); the second one's hold for all cases.
+        auto &onTarget = calleesLeave ? one.onTarget : conditional.calleesOnTarget;
         for (auto &callee : verdict.assumedCallees)
-          if (!llvm::is_contained(conditional.calleesOnTarget, callee))
-            conditional.calleesOnTarget.push_back(callee);
+          if (!llvm::is_contained(onTarget, callee))
+            onTarget.push_back(callee);
+        for (CalleeNeed &need : verdict.calleeNeeds)
+          addNeed(one.needs, std::move(need));
         unsigned bit = pending * Levels + next;
         if (verdict.keepsOrdering) {
           one.safe |= 1u << bit;
@@ -65,14 +83,28 @@ judgeCases(ConditionalFix &conditional, const std::vector<std::optional<Blocking
   return judged;
 }
 
+/// The third judgement (calls of user functions judged by what their
+/// callees leave pending), kept when it has cases with needs to check.
+void judgeCalleesLeave(ConditionalFix &result, const std::vector<std::optional<Blocking>> &cases,
+                       bool &anySafe,
+                       llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge) {
+  bool safeIfLeave = false;
+  std::vector<ConditionalFix::Case> ifLeave =
+      judgeCases(result, cases, false, safeIfLeave, judge, /*calleesLeave=*/true);
+  if (safeIfLeave && llvm::any_of(ifLeave, [](const ConditionalFix::Case &one) {
+        return one.safe && !one.needs.empty();
+      })) {
+    result.casesIfCalleesLeave = std::move(ifLeave);
+    anySafe = true;
+  }
+}
+
 } // namespace
 
 std::optional<ConditionalFix>
 conditionalOrdering(const clang::FunctionDecl &function, const clang::ValueDecl &target,
                     bool narrow,
                     llvm::function_ref<OrderingVerdict(const OrderingAssumption &)> judge) {
-  if (function.isMain())
-    return std::nullopt;
   ConditionalFix result;
   result.function = orderingKey(function);
   result.functionName = function.getNameAsString();
@@ -100,6 +132,19 @@ conditionalOrdering(const clang::FunctionDecl &function, const clang::ValueDecl 
   } else {
     return std::nullopt;
   }
+  if (function.isMain()) {
+    // main has no callers: only its calls of user functions may still
+    // depend on the whole program.
+    bool anySafe = false;
+    result.cases = judgeCases(result, cases, false, anySafe, judge);
+    if (anySafe)
+      return std::nullopt; // decided in its TU
+    result.calleesOnTarget.clear();
+    judgeCalleesLeave(result, cases, anySafe, judge);
+    if (!anySafe)
+      return std::nullopt;
+    return result;
+  }
   bool anySafe = false;
   result.cases = judgeCases(result, cases, false, anySafe, judge);
   result.calleesOnTarget.clear();
@@ -108,6 +153,7 @@ conditionalOrdering(const clang::FunctionDecl &function, const clang::ValueDecl 
   std::vector<ConditionalFix::Case> ifCallees = judgeCases(result, cases, true, anySafe, judge);
   if (!result.calleesOnTarget.empty())
     result.casesIfCallees = std::move(ifCallees);
+  judgeCalleesLeave(result, cases, anySafe, judge);
   if (!anySafe)
     return std::nullopt;
   return result;
@@ -128,6 +174,7 @@ perThreadConditional(const clang::FunctionDecl &function, bool narrow,
   bool anySafe = false;
   result.cases = judgeCases(result, {std::nullopt}, false, anySafe, judge);
   result.calleesOnTarget.clear();
+  judgeCalleesLeave(result, {std::nullopt}, anySafe, judge);
   if (!anySafe)
     return std::nullopt;
   return result;

@@ -61,8 +61,10 @@ void OrderingFacts::normalize() {
       it->second.openBecause = f.openBecause;
     if (!inserted && it->second.onlyParameter != f.onlyParameter)
       it->second.onlyParameter = -1; // the definitions differ: nothing is known
-    if (!inserted)
+    if (!inserted) {
       it->second.leavesBlockingOnly = it->second.leavesBlockingOnly && f.leavesBlockingOnly;
+      it->second.selectsDevice = it->second.selectsDevice || f.selectsDevice;
+    }
   }
   functions.clear();
   for (auto &[usr, f] : byUsr)

@@ -37,6 +37,9 @@ struct OrderingVerdict {
   /// Under OrderingAssumption::calleesOnTarget: the calls judged as work on
   /// the target, as (callee key, parameter index) pairs.
   std::vector<std::pair<std::string, int>> assumedCallees;
+  /// Under OrderingAssumption::calleesLeave: the calls of user functions
+  /// walked back over, with what their callees may leave pending.
+  std::vector<ordering::CalleeNeed> calleeNeeds;
 };
 
 /// What the analysis assumes about the enclosing function's callers and
@@ -50,6 +53,11 @@ struct OrderingAssumption {
   /// A call of a user function that passes the target is work on the target
   /// (its callee, the whole program says, issues all its work there).
   bool calleesOnTarget = false;
+  /// Walking back, a call of a user function that does not pass the target
+  /// is judged by what its callee leaves pending at its return (recorded
+  /// as a CalleeNeed for the whole program to check), not as "may do
+  /// anything". Set with calleesOnTarget.
+  bool calleesLeave = false;
 };
 
 /// One call a fix moves off the legacy default stream: a launch or

@@ -1,6 +1,7 @@
 // Resolving the conditional fixes of OrderingSummary.h from the program's
 // facts (merged in OrderingFacts.cpp).
 #include "analyzer/analysis/OrderingSummary.h"
+#include "analyzer/analysis/CalleeLeaves.h"
 
 #include "llvm/Support/Path.h"
 
@@ -388,7 +389,8 @@ bool samePoint(const SourcePoint &a, const SourcePoint &b) {
 }
 
 /// The verdict for one fix under the program's facts.
-void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program, FixIt &fix) {
+void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program,
+                const CalleeLeaves &callees, FixIt &fix) {
   std::string pendingWhy, nextWhy, blockingWhy;
   int parameter = conditional.target.kind == StreamSource::CallerParameter
                       ? conditional.target.parameter
@@ -415,6 +417,32 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program, Fix
     if (one.blocking == blocking)
       chosen = &one;
   unsigned bit = pending * Levels + next;
+  // Judged with the calls walked over as their callees' summaries say:
+  // holds when every one of them does (the first that does not blocks).
+  std::string calleeProblem, leaveBroken, leaveNote;
+  if (!(chosen && (chosen->safe & (1u << bit))))
+    for (const ConditionalFix::Case &one : conditional.casesIfCalleesLeave) {
+      if (one.blocking != blocking)
+        continue;
+      for (const CalleeNeed &need : one.needs)
+        if (calleeProblem.empty())
+          calleeProblem = callees.problem(need, conditional);
+      if (!(one.safe & (1u << bit))) {
+        // Blocks whatever the callees leave; a call that blocks too is named.
+        leaveBroken = one.brokenBy[bit] + (calleeProblem.empty() ? "" : "; and " + calleeProblem);
+        calleeProblem.clear();
+        continue;
+      }
+      for (const auto &[usr, parameter] : one.onTarget)
+        if (calleeProblem.empty() && callees.onlyParameter(usr) != parameter)
+          calleeProblem = "a call walked over passes '" + conditional.target.spelled +
+                          "' to a function whose work is not all on that stream";
+      if (calleeProblem.empty()) {
+        chosen = &one;
+        for (const CalleeNeed &need : one.needs)
+          leaveNote += (leaveNote.empty() ? "" : ", ") + ("'" + need.calleeName + "' at " + need.site);
+      }
+    }
   fix.description = conditional.description;
   if (conditional.perThreadTarget) {
     if (std::string problem = program.perThreadProblem(); !problem.empty()) {
@@ -441,12 +469,18 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program, Fix
     if (!program.isMain(conditional.function))
       fix.description += " (ordering judged with every caller of '" + conditional.functionName +
                          "' in the analyzed program)";
+    if (!leaveNote.empty())
+      fix.description += " (judged with what the calls of " + leaveNote +
+                         " leave pending, from the whole program)";
     if (conditional.perThreadTarget)
       fix.description += " (the program creates streams and starts no host thread)";
     return;
   }
   fix.applicable = false;
-  std::string broken = chosen ? chosen->brokenBy[bit] : "";
+  std::string broken = !calleeProblem.empty() ? calleeProblem
+                       : !leaveBroken.empty() ? leaveBroken
+                       : chosen               ? chosen->brokenBy[bit]
+                                              : "";
   std::string blocks;
   if (!chosen || broken.empty())
     blocks = "stream '" + conditional.target.spelled + "' is not known to be blocking or "
@@ -478,13 +512,14 @@ void resolveConditionalFixes(OrderingFacts facts, std::vector<Finding> &findings
     return;
   facts.normalize();
   ProgramOrdering program(facts);
+  CalleeLeaves callees(facts);
   for (const ConditionalFix &conditional : facts.fixes)
     for (Finding &finding : findings) {
       if (finding.checkId != conditional.check || !samePoint(finding.location, conditional.finding))
         continue;
       for (FixIt &fix : finding.fixes)
         if (!fix.edits.empty() && samePoint(fix.edits.front().begin, conditional.firstEdit))
-          resolveOne(conditional, program, fix);
+          resolveOne(conditional, program, callees, fix);
     }
 }
 

@@ -104,6 +104,32 @@ struct OrderedFunction {
   /// issued to (or a wait for the device), -1 when there is none such: work
   /// a caller moved to the stream it passes there is ordered before it.
   int onlyParameter = -1; ///< NoDeviceWork: it issues no work and waits for nothing
+  /// It, or a function it calls in its TU, selects a device (cudaSetDevice):
+  /// its work may be on another device than its caller's. True when unknown.
+  bool selectsDevice = true;
+  /// The operation that makes `leavesNarrow`, for notes ("the kernel launch
+  /// at kernels.cu:17 (stream 'stream')"); "" when nothing is pending.
+  std::string leavesWhat;
+};
+
+/// A call of a user function that a fix's own walk went over (its callee's
+/// summary decides, docs/fixes.md "Calls of user functions in the walk"):
+/// it holds when all the callee (and its callees) may leave pending at its
+/// return is at most `allowed`.
+struct CalleeNeed {
+  std::string callee, calleeName; ///< USR and readable name
+  std::string site;               ///< "line 244" (or "file.cu:244")
+  bool narrow = false;            ///< leavesNarrow (every stream) or leavesMove
+  unsigned allowed = NothingPending; ///< NothingPending or LegacyPending
+  /// The callee's stream parameter this call leaves to the legacy stream (0,
+  /// NULL, an omitted default); -1 if none. A callee whose own work is all
+  /// on that parameter (onlyParameter) leaves at most legacy-stream work.
+  int legacyParameter = -1;
+  /// "the host would no longer wait for " / "this work would no longer wait for "
+  std::string subject;
+  /// Why legacy-stream work it left pending would not be waited for (when
+  /// `allowed` is NothingPending), for notes.
+  std::string legacyUncovered;
 };
 
 /// A write of a global or member stream.
@@ -129,6 +155,10 @@ struct ConditionalFix {
     std::vector<TextEdit> waits;
     std::string waitNote;
     std::vector<std::string> brokenBy; ///< by the same bit; "" when safe
+    /// casesIfCalleesLeave only: the calls judged as work on the target (as
+    /// calleesOnTarget) and the calls judged by what their callees leave.
+    std::vector<std::pair<std::string, int>> onTarget;
+    std::vector<CalleeNeed> needs;
   };
   std::vector<Case> cases;
   /// Calls of user functions (USR, parameter index) that get the target:
@@ -136,6 +166,10 @@ struct ConditionalFix {
   /// each callee's own work is all on that parameter (onlyParameter).
   std::vector<std::pair<std::string, int>> calleesOnTarget;
   std::vector<Case> casesIfCallees;
+  /// Judged once more with every other call of a user function walked back
+  /// over as its callee's summary says (each Case's `needs`): decides when
+  /// all of a case's needs and onTarget calls hold in the program.
+  std::vector<Case> casesIfCalleesLeave;
   /// The target is the per-thread default stream (`cudaStreamPerThread`):
   /// also needs a program that creates streams and runs CUDA work on one
   /// host thread (OrderingFacts::streamCreations, hostThreads).

@@ -51,8 +51,21 @@ json casesJson(const std::vector<ConditionalFix::Case> &cases) {
     json waits = json::array();
     for (const TextEdit &e : c.waits)
       waits.push_back(editJson(e));
-    out.push_back({{"blocking", blockingName(c.blocking)}, {"safe", c.safe},
-                   {"waits", waits}, {"waitNote", c.waitNote}, {"brokenBy", c.brokenBy}});
+    json one = {{"blocking", blockingName(c.blocking)}, {"safe", c.safe},
+                {"waits", waits}, {"waitNote", c.waitNote}, {"brokenBy", c.brokenBy}};
+    if (!c.onTarget.empty() || !c.needs.empty()) {
+      json onTarget = json::array(), needs = json::array();
+      for (const auto &[usr, parameter] : c.onTarget)
+        onTarget.push_back({{"callee", usr}, {"parameter", parameter}});
+      for (const CalleeNeed &n : c.needs)
+        needs.push_back({{"callee", n.callee}, {"calleeName", n.calleeName}, {"site", n.site},
+                         {"narrow", n.narrow}, {"allowed", n.allowed},
+                         {"legacyParameter", n.legacyParameter}, {"subject", n.subject},
+                         {"legacyUncovered", n.legacyUncovered}});
+      one["onTarget"] = onTarget;
+      one["needs"] = needs;
+    }
+    out.push_back(std::move(one));
   }
   return out;
 }
@@ -69,6 +82,22 @@ std::vector<ConditionalFix::Case> casesFrom(const json &cases) {
     one.brokenBy = c.at("brokenBy").get<std::vector<std::string>>();
     if (one.brokenBy.size() != Levels * Levels)
       throw std::runtime_error("a conditional fix needs one verdict per assumption");
+    if (c.contains("needs")) { // casesIfCalleesLeave only
+      for (const json &t : c.at("onTarget"))
+        one.onTarget.emplace_back(t.at("callee").get<std::string>(), t.at("parameter").get<int>());
+      for (const json &n : c.at("needs")) {
+        CalleeNeed need;
+        need.callee = n.at("callee").get<std::string>();
+        need.calleeName = n.at("calleeName").get<std::string>();
+        need.site = n.at("site").get<std::string>();
+        need.narrow = n.at("narrow").get<bool>();
+        need.allowed = level(n.at("allowed"));
+        need.legacyParameter = n.at("legacyParameter").get<int>();
+        need.subject = n.at("subject").get<std::string>();
+        need.legacyUncovered = n.at("legacyUncovered").get<std::string>();
+        one.needs.push_back(std::move(need));
+      }
+    }
     out.push_back(std::move(one));
   }
   return out;
@@ -102,7 +131,8 @@ std::string toJsonText(const OrderingFacts &facts) {
                          {"leavesCoveredCalls", f.leavesCoveredCalls},
                          {"leavesBlockingOnly", f.leavesBlockingOnly},
                          {"first", f.first}, {"firstDecides", f.firstDecides},
-                         {"firstCalls", f.firstCalls}, {"onlyParameter", f.onlyParameter}});
+                         {"firstCalls", f.firstCalls}, {"onlyParameter", f.onlyParameter},
+                         {"selectsDevice", f.selectsDevice}, {"leavesWhat", f.leavesWhat}});
   json &writes = j["writes"] = json::array();
   for (const StreamWrite &w : facts.writes)
     writes.push_back({{"variable", w.variable}, {"value", sourceJson(w.value)}});
@@ -120,6 +150,7 @@ std::string toJsonText(const OrderingFacts &facts) {
                      {"description", f.description}, {"target", sourceJson(f.target)},
                      {"cases", casesJson(f.cases)}, {"calleesOnTarget", callees},
                      {"casesIfCallees", casesJson(f.casesIfCallees)},
+                     {"casesIfCalleesLeave", casesJson(f.casesIfCalleesLeave)},
                      {"perThreadTarget", f.perThreadTarget}});
   }
   // Paths and names need not be UTF-8 (a Latin-1 file name): stored byte
@@ -167,6 +198,8 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       function.firstDecides = f.at("firstDecides").get<bool>();
       function.firstCalls = f.at("firstCalls").get<std::vector<std::string>>();
       function.onlyParameter = f.value("onlyParameter", -1); // absent in older summaries
+      function.selectsDevice = f.value("selectsDevice", true);
+      function.leavesWhat = f.value("leavesWhat", std::string());
       parsed.functions.push_back(std::move(function));
     }
     for (const json &w : j.at("writes"))
@@ -192,6 +225,8 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
                                            c.at("parameter").get<int>());
         fix.casesIfCallees = casesFrom(f.at("casesIfCallees"));
       }
+      if (f.contains("casesIfCalleesLeave")) // absent in older summaries
+        fix.casesIfCalleesLeave = casesFrom(f.at("casesIfCalleesLeave"));
       fix.perThreadTarget = f.value("perThreadTarget", false);
       parsed.fixes.push_back(std::move(fix));
     }

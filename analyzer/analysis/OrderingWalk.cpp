@@ -8,6 +8,7 @@
 #include "analyzer/analysis/OrderingWalk.h"
 #include "analyzer/analysis/InsertedWait.h"
 #include "analyzer/analysis/StreamSources.h"
+#include "analyzer/analysis/UserCallNeed.h"
 #include "analyzer/analysis/WaitLoopCover.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -88,6 +89,7 @@ public:
     OrderingVerdict verdict;
     verdict.keepsOrdering = true;
     verdict.assumedCallees = assumedCallees_;
+    verdict.calleeNeeds = calleeNeeds_;
     for (WalkResult &result : results) {
       if (!result.safe) {
         verdict.keepsOrdering = false;
@@ -235,16 +237,16 @@ private:
         break;
       }
       case OperationEffect::Opaque:
-        if (onTarget(op))
+        if (onTarget(op, /*back=*/true))
           break; // done before whatever the target does later
-        if (!(mode_ == Mode::Move && allBlocking))
-          return broken(subject + describe(op) + ", which may issue CUDA work on any stream");
-        break;
+        if (mode_ == Mode::Move && allBlocking)
+          break;
+        if (calleeLeaves(op, legacyCoveredBy(streams, allBlocking), subject))
+          break; // the whole program checks what its callee leaves pending
+        return broken(subject + describe(op) + ", which may issue CUDA work on any stream");
       }
     }
-    bool legacyCovered = allBlocking || llvm::any_of(streams, [](const OrderingStream &s) {
-                           return s.kind == OrderingStream::Legacy;
-                         });
+    bool legacyCovered = legacyCoveredBy(streams, allBlocking);
     bool callersCovered = assume_.pending == ordering::NothingPending ||
                           (assume_.pending == ordering::LegacyPending && legacyCovered);
     if (entry && !isMain_ && !(mode_ == Mode::Move && allBlocking) && !callersCovered)
@@ -345,7 +347,7 @@ private:
   /// an argument, or one that gets no target (recorded; the whole program
   /// confirms the callee's work is all on that parameter, or that it has
   /// no CUDA work at all).
-  bool onTarget(const StreamOperation &op) const {
+  bool onTarget(const StreamOperation &op, bool back = false) const {
     if (!assume_.calleesOnTarget)
       return false;
     const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node);
@@ -366,12 +368,48 @@ private:
         break;
       }
     }
+    if (back && assume_.calleesLeave && parameter == ordering::NoDeviceWork)
+      return false; // judged by what its callee leaves pending (calleeLeaves)
     std::pair<std::string, int> assumed{key, parameter};
     if (!llvm::is_contained(assumedCallees_, assumed))
       assumedCallees_.push_back(std::move(assumed));
     return true;
   }
   mutable std::vector<std::pair<std::string, int>> assumedCallees_;
+
+  /// Earlier legacy-stream work is known done before the work (or the wait).
+  static bool legacyCoveredBy(const std::vector<OrderingStream> &streams, bool allBlocking) {
+    return allBlocking || llvm::any_of(streams, [](const OrderingStream &s) {
+             return s.kind == OrderingStream::Legacy;
+           });
+  }
+
+  /// Under calleesLeave, walking back: `op` calls a user function, whose
+  /// work pending at its return must be nothing, or only legacy-stream work
+  /// where that is covered here (recorded for the whole program to check).
+  bool calleeLeaves(const StreamOperation &op, bool legacyCovered, const char *subject) const {
+    if (!assume_.calleesLeave)
+      return false;
+    std::optional<ordering::CalleeNeed> need = userCallNeed(op, function_, context_);
+    if (!need)
+      return false;
+    need->narrow = mode_ == Mode::Narrow;
+    need->allowed = legacyCovered ? ordering::LegacyPending : ordering::NothingPending;
+    need->subject = subject;
+    if (!legacyCovered)
+      need->legacyUncovered = mode_ == Mode::Narrow && !workOnTarget_
+                                  ? "the new wait does not wait for the legacy stream"
+                                  : whyTargetLoses();
+    for (ordering::CalleeNeed &earlier : calleeNeeds_)
+      if (earlier.callee == need->callee && earlier.site == need->site) {
+        if (need->allowed < earlier.allowed)
+          earlier = *need; // reached again where less is covered
+        return true;
+      }
+    calleeNeeds_.push_back(std::move(*need));
+    return true;
+  }
+  mutable std::vector<ordering::CalleeNeed> calleeNeeds_;
 
   const std::vector<StreamOperation> &ops_;
   bool isMain_;

@@ -19,7 +19,9 @@ int main() {
   for (int r = 0; r < 8; ++r) {
     cudaMalloc(&d, 256);
     generate(d, seed);
-    cudaMemcpy(h, d, 256, cudaMemcpyDeviceToHost);
+    // 'generate' leaves only legacy-stream work pending: the per-thread
+    // stream waits for it (lfib4's main.cu:251).
+    cudaMemcpy(h, d, 256, cudaMemcpyDeviceToHost); // applied
     cudaFree(d);
   }
   cudaDeviceSynchronize();

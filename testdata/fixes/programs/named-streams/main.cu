@@ -25,7 +25,9 @@ int main() {
     twoStreams(d);
     arrayAndRest(d, 7);
     pipelined(d, &counter, 3);
-    cudaDeviceSynchronize(); // 'pipelined' may return with work of 'hostOnly' pending
+    // Every call before it returns with nothing pending ('hostOnly' does no
+    // CUDA work): narrowed to cudaStreamPerThread.
+    cudaDeviceSynchronize(); // applied
     reassigned(d);
     destroyedBetween(d);
     unknownPending(d);

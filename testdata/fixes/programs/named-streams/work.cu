@@ -94,7 +94,7 @@ void unknownPending(float *d) {
   fill<<<1, 1, 0, a>>>(d);
   fill<<<1, 1, 0, b>>>(d + 1);
   deviceWork(d);
-  cudaDeviceSynchronize(); // not applied: which may issue CUDA work on any stream
+  cudaDeviceSynchronize(); // not applied: the call of 'deviceWork' at line 96, which may return with the kernel launch at
   cudaStreamDestroy(a);
   cudaStreamDestroy(b);
 }

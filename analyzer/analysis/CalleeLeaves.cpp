@@ -1,0 +1,167 @@
+// CalleeLeaves.h: judging the calls of user functions a fix's walk went
+// over by what their callees leave pending (docs/fixes.md, "Calls of user
+// functions in the walk").
+#include "analyzer/analysis/CalleeLeaves.h"
+
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace streamlint::ordering {
+
+namespace {
+
+std::string shortPoint(const SourcePoint &p) {
+  return llvm::sys::path::filename(p.file).str() + ":" + std::to_string(p.line);
+}
+
+/// `other`, applied, may move legacy-stream work of its function somewhere
+/// the target of `fix` does not wait for: to a stream variable, or (unless
+/// `fix` targets it too) to the per-thread default stream.
+bool mayMoveLegacyWork(const ConditionalFix &other, const ConditionalFix &fix) {
+  if (fix.perThreadTarget)
+    return !other.narrow && !other.perThreadTarget;
+  return !other.narrow || other.perThreadTarget;
+}
+
+} // namespace
+
+CalleeLeaves::CalleeLeaves(const OrderingFacts &facts) {
+  for (const OrderedFunction &f : facts.functions)
+    functions_[f.usr] = &f;
+  for (const OrderedCall &c : facts.calls)
+    calls_[c.caller].insert(c.callee);
+  for (const ConditionalFix &f : facts.fixes)
+    fixesIn_[f.function].push_back(&f);
+}
+
+int CalleeLeaves::onlyParameter(const std::string &usr) const {
+  auto found = functions_.find(usr);
+  return found == functions_.end() ? -1 : found->second->onlyParameter;
+}
+
+std::string CalleeLeaves::nameOf(const std::string &usr) const {
+  auto found = functions_.find(usr);
+  return found == functions_.end() ? usr : found->second->name;
+}
+
+std::set<std::string> CalleeLeaves::reachable(const std::string &usr, bool &recursive) const {
+  std::set<std::string> seen, onStack;
+  std::function<void(const std::string &)> visit = [&](const std::string &f) {
+    seen.insert(f);
+    onStack.insert(f);
+    auto callees = calls_.find(f);
+    if (callees != calls_.end())
+      for (const std::string &callee : callees->second) {
+        if (onStack.count(callee))
+          recursive = true;
+        else if (!seen.count(callee))
+          visit(callee);
+      }
+    onStack.erase(f);
+  };
+  visit(usr);
+  return seen;
+}
+
+bool CalleeLeaves::blockingOnly(const std::string &usr, std::set<std::string> &stack) const {
+  auto found = functions_.find(usr);
+  if (found == functions_.end() || !found->second->leavesBlockingOnly || !stack.insert(usr).second)
+    return false;
+  const OrderedFunction &f = *found->second;
+  bool only = true;
+  for (const std::vector<std::string> *list : {&f.leavesCalls, &f.leavesCoveredCalls})
+    for (const std::string &callee : *list)
+      only = only && blockingOnly(callee, stack);
+  stack.erase(usr);
+  return only;
+}
+
+unsigned CalleeLeaves::leaves(const std::string &usr, bool narrow, std::set<std::string> &stack,
+                              std::string &what, std::string &problem) const {
+  auto found = functions_.find(usr);
+  if (found == functions_.end()) {
+    problem = "which calls '" + nameOf(usr) + "', whose definition is not in the analyzed program";
+    return OtherPending;
+  }
+  if (!stack.insert(usr).second) {
+    problem = "which is recursive, so what it leaves pending is not known";
+    return OtherPending;
+  }
+  const OrderedFunction &f = *found->second;
+  unsigned level = narrow ? f.leavesNarrow : f.leavesMove;
+  what = f.leavesWhat;
+  for (const std::string &callee : f.leavesCalls) {
+    std::string inner;
+    unsigned left = leaves(callee, narrow, stack, inner, problem);
+    if (left > level) {
+      level = left;
+      what = inner + " (in '" + nameOf(callee) + "')";
+    }
+  }
+  if (narrow)
+    for (const std::string &callee : f.leavesCoveredCalls) {
+      std::set<std::string> visiting;
+      if (!blockingOnly(callee, visiting)) {
+        level = OtherPending;
+        what = "work of '" + nameOf(callee) + "' on a stream not known to be blocking";
+      }
+    }
+  stack.erase(usr);
+  return level;
+}
+
+std::string CalleeLeaves::problem(const CalleeNeed &need, const ConditionalFix &fix) const {
+  std::string call = need.subject + "the call of '" + need.calleeName + "' at " + need.site + ", ";
+  if (!functions_.count(need.callee))
+    return call + "whose definition is not in the analyzed program, so it may issue CUDA work "
+                  "on any stream";
+  bool recursive = false;
+  std::set<std::string> callees = reachable(need.callee, recursive);
+  if (recursive)
+    return call + "which is recursive, so what it leaves pending is not known";
+  if (callees.count(fix.function))
+    return call + "which calls '" + fix.functionName +
+           "' back, so what it leaves pending depends on this fix";
+  for (const std::string &usr : callees)
+    if (auto f = functions_.find(usr); f != functions_.end() && f->second->selectsDevice)
+      return call + "which selects a device" +
+             (usr == need.callee ? "" : " (through '" + nameOf(usr) + "')") +
+             ", so its work may be on another device, whose legacy stream orders nothing here";
+  int only = onlyParameter(need.callee);
+  if (only == NoDeviceWork)
+    return "";
+  unsigned level = OtherPending;
+  std::string what, unknown;
+  if (need.legacyParameter >= 0 && only == need.legacyParameter) {
+    level = LegacyPending; // all of its work is on the stream this call leaves at 0
+    what = "its work on the legacy stream (it issues all of it to the stream argument that "
+           "this call leaves to the legacy stream)";
+  } else {
+    std::set<std::string> stack;
+    level = leaves(need.callee, need.narrow, stack, what, unknown);
+    if (!unknown.empty())
+      return call + unknown;
+  }
+  if (level > need.allowed) {
+    if (level == LegacyPending)
+      return call + "which may return with " + what + " still running; " + need.legacyUncovered;
+    return call + "which may return with " + (what.empty() ? "work" : what) +
+           " still running";
+  }
+  if (level == LegacyPending)
+    for (const std::string &usr : callees) {
+      auto fixes = fixesIn_.find(usr);
+      if (fixes == fixesIn_.end())
+        continue;
+      for (const ConditionalFix *other : fixes->second)
+        if (mayMoveLegacyWork(*other, fix))
+          return call + "which may return with work still running on the legacy stream, and "
+                        "the " + other->check + " fix at " + shortPoint(other->finding) +
+                        " may move that work to another stream";
+    }
+  return "";
+}
+
+} // namespace streamlint::ordering

@@ -1,0 +1,44 @@
+#pragma once
+// The whole-program side of ordering::CalleeNeed (OrderingSummary.h): what
+// a called user function, with everything it calls, may leave pending at
+// its return, judged from the program's summaries; and which of a
+// conditional fix's judgements holds. No clang types.
+
+#include "analyzer/analysis/OrderingSummary.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace streamlint::ordering {
+
+class CalleeLeaves {
+public:
+  explicit CalleeLeaves(const OrderingFacts &facts);
+
+  /// Why `need`, recorded by the walk of `fix`, does not hold in the
+  /// program: a sentence naming the call and what it leaves ("" when it
+  /// holds).
+  std::string problem(const CalleeNeed &need, const ConditionalFix &fix) const;
+
+  /// The stream parameter all of `usr`'s own work is on (OrderedFunction).
+  int onlyParameter(const std::string &usr) const;
+
+private:
+  /// What `usr` and its callees may leave pending (its `leavesWhat` in
+  /// `what`); `problem` says why it is not known.
+  unsigned leaves(const std::string &usr, bool narrow, std::set<std::string> &stack,
+                  std::string &what, std::string &problem) const;
+  bool blockingOnly(const std::string &usr, std::set<std::string> &stack) const;
+  /// Every function `usr` may call (through the program's calls), itself
+  /// included; `recursive` when a call leads back to `usr`.
+  std::set<std::string> reachable(const std::string &usr, bool &recursive) const;
+  std::string nameOf(const std::string &usr) const;
+
+  std::map<std::string, const OrderedFunction *> functions_;
+  std::map<std::string, std::set<std::string>> calls_; ///< caller -> callees
+  std::map<std::string, std::vector<const ConditionalFix *>> fixesIn_; ///< by function
+};
+
+} // namespace streamlint::ordering
