@@ -104,6 +104,11 @@ struct OrderedFunction {
   /// issued to (or a wait for the device), -1 when there is none such: work
   /// a caller moved to the stream it passes there is ordered before it.
   int onlyParameter = -1; ///< NoDeviceWork: it issues no work and waits for nothing
+  /// False when the TU stored only its identity (usr, name, isMain,
+  /// openBecause): no fact it stored names it, so the whole-program pass
+  /// never reads what it leaves or does first (analysis/OrderingScope.h);
+  /// another TU's summary of it, if any, stands.
+  bool summarized = true;
 };
 
 /// A write of a global or member stream.
