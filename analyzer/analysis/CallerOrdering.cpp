@@ -6,6 +6,7 @@
 #include "analyzer/analysis/CallerOrdering.h"
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/DeviceLoop.h"
+#include "analyzer/analysis/OrderingScope.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "api/CudaApiTable.h"
@@ -175,14 +176,22 @@ public:
     return true;
   }
 
-  /// The call sites' and functions' facts, once the whole TU was visited.
+  /// The call sites' and functions' facts, once the whole TU was visited:
+  /// only those the whole-program pass can read (OrderingScope.h).
   void finish() {
+    std::set<std::string> openHere, named;
+    for (const OrderedFunction &function : facts_.functions)
+      if (!function.openBecause.empty())
+        openHere.insert(function.usr);
     for (const auto &[caller, call] : calls_) {
       const clang::FunctionDecl *callee = call->getDirectCallee();
       OrderedCall facts;
-      facts.caller = orderingKey(*caller);
       facts.callee = orderingKey(*callee);
-      if (facts.caller.empty() || facts.callee.empty())
+      if (facts.callee.empty() || openHere.count(facts.callee) ||
+          !openInEveryTranslationUnit(*callee).empty())
+        continue;
+      facts.caller = orderingKey(*caller);
+      if (facts.caller.empty())
         continue;
       facts.callerName = caller->getNameAsString();
       facts.site = context_.point(call->getBeginLoc());
@@ -232,10 +241,24 @@ public:
         }
       // (A call not among the operations does no CUDA work: it keeps the
       // conservative levels; no fix depends on its callee's callers.)
+      for (const std::vector<std::string> *list :
+           {&facts.pendingCalls, &facts.nextCalls, &facts.coveredCalls})
+        named.insert(list->begin(), list->end());
       facts_.calls.push_back(std::move(facts));
     }
-    for (auto &[function, index] : functionIndex_)
-      summarize(*function, facts_.functions[index]);
+    for (const ConditionalFix &fix : facts_.fixes) {
+      for (const auto &[callee, parameter] : fix.calleesOnTarget)
+        named.insert(callee);
+      // The calls a fix's walk went over, judged by their callees'
+      // summaries (CalleeLeaves.h).
+      for (const ConditionalFix::Case &one : fix.casesIfCalleesLeave) {
+        for (const auto &[callee, parameter] : one.onTarget)
+          named.insert(callee);
+        for (const CalleeNeed &need : one.needs)
+          named.insert(need.callee);
+      }
+    }
+    summarizeNamed(std::move(named));
   }
 
 private:
@@ -251,6 +274,37 @@ private:
     facts.isMain = function.isMain();
     facts.openBecause = std::move(open);
     facts_.functions.push_back(std::move(facts));
+  }
+
+  /// Summarizes the functions `named` names, those their summaries name,
+  /// and those a TU may call without holding their body; the others keep
+  /// their identity only (OrderedFunction::summarized false).
+  void summarizeNamed(std::set<std::string> named) {
+    std::map<std::string, std::vector<const clang::FunctionDecl *>> byKey;
+    std::vector<std::string> pending(named.begin(), named.end());
+    for (auto &[function, index] : functionIndex_) {
+      byKey[facts_.functions[index].usr].push_back(function);
+      facts_.functions[index].summarized = false;
+      if (mayBeCalledWithoutItsBody(*function) && named.insert(facts_.functions[index].usr).second)
+        pending.push_back(facts_.functions[index].usr);
+    }
+    while (!pending.empty()) {
+      std::string key = std::move(pending.back());
+      pending.pop_back();
+      auto found = byKey.find(key);
+      if (found == byKey.end())
+        continue;
+      for (const clang::FunctionDecl *function : found->second) {
+        OrderedFunction &facts = facts_.functions[functionIndex_[function]];
+        summarize(*function, facts);
+        facts.summarized = true;
+        for (const std::vector<std::string> *list :
+             {&facts.leavesCalls, &facts.leavesCoveredCalls, &facts.firstCalls})
+          for (const std::string &callee : *list)
+            if (named.insert(callee).second)
+              pending.push_back(callee);
+      }
+    }
   }
 
   struct Operations {
@@ -311,7 +365,7 @@ private:
     facts.first = first.level;
     facts.firstDecides = !first.reachesEnd;
     facts.firstCalls = first.calls;
-    facts.onlyParameter = onlyParameter(function, ops);
+    facts.onlyParameter = onlyStreamParameter(function, ops);
   }
 
   /// "kernels.cu:17"
@@ -335,89 +389,8 @@ private:
     return "";
   }
 
-  /// The parameter every enqueue and stream wait of `ops` uses (waits for
-  /// the device allowed); ordering::NoDeviceWork when there is no enqueue,
-  /// stream wait or call that may do anything at all; -1 when another
-  /// stream or a call that may do anything is there.
-  static int onlyParameter(const clang::FunctionDecl &function,
-                           const std::vector<StreamOperation> &ops) {
-    if (llvm::all_of(ops, [](const StreamOperation &op) {
-          return op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return;
-        }))
-      return ordering::NoDeviceWork;
-    int only = -1;
-    for (const StreamOperation &op : ops) {
-      if (op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return ||
-          op.effect == OperationEffect::HostWaitsAll)
-        continue;
-      if (op.effect == OperationEffect::Opaque || op.stream.kind != OrderingStream::Variable)
-        return -1;
-      const auto *parameter = llvm::dyn_cast_or_null<clang::ParmVarDecl>(op.stream.variable);
-      const auto *owner = parameter ? llvm::dyn_cast<clang::FunctionDecl>(parameter->getDeclContext()) : nullptr;
-      if (!owner || owner->getCanonicalDecl() != function.getCanonicalDecl())
-        return -1;
-      int index = int(parameter->getFunctionScopeIndex());
-      if ((only != -1 && only != index) || reassigned(function, *parameter))
-        return -1;
-      only = index;
-    }
-    return only;
-  }
-
-  /// `parameter` is assigned, or its address or a reference to it taken, in
-  /// `function`: its work may be on another stream than the caller passed.
-  static bool reassigned(const clang::FunctionDecl &function, const clang::ParmVarDecl &parameter) {
-    struct Finder : clang::RecursiveASTVisitor<Finder> {
-      const clang::ParmVarDecl *parameter;
-      bool found = false;
-      bool names(const clang::Expr *expr) const {
-        const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
-        return ref && ref->getDecl() == parameter;
-      }
-      bool VisitBinaryOperator(clang::BinaryOperator *op) {
-        found = found || (op->isAssignmentOp() && names(op->getLHS()));
-        return !found;
-      }
-      bool VisitUnaryOperator(clang::UnaryOperator *op) {
-        found = found || (op->getOpcode() == clang::UO_AddrOf && names(op->getSubExpr()));
-        return !found;
-      }
-      bool VisitVarDecl(clang::VarDecl *var) {
-        found = found || (var->getType()->isReferenceType() && var->getInit() &&
-                          !var->getType().getNonReferenceType().isConstQualified() &&
-                          names(var->getInit()));
-        return !found;
-      }
-    } finder;
-    finder.parameter = &parameter;
-    if (function.hasBody())
-      finder.TraverseStmt(function.getBody());
-    return finder.found;
-  }
-
   std::string openBecause(const clang::FunctionDecl &function) const {
-    if (function.isMain())
-      return "";
-    if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(&function)) {
-      if (method->isVirtual())
-        return "it is virtual";
-      if (llvm::isa<clang::CXXConstructorDecl, clang::CXXDestructorDecl,
-                    clang::CXXConversionDecl>(method))
-        return "it is called implicitly (a constructor, destructor or conversion)";
-    }
-    if (function.isOverloadedOperator())
-      return "it is an operator, called implicitly";
-    if (function.isExternC())
-      return "it has C linkage, so code outside the program may call it";
-    if (function.hasAttr<clang::DLLExportAttr>() ||
-        (function.hasAttr<clang::VisibilityAttr>() &&
-         function.getAttr<clang::VisibilityAttr>()->getVisibility() ==
-             clang::VisibilityAttr::Default))
-      return "it is exported";
-    if (libraryTarget_ && function.isExternallyVisible())
-      return "it has external linkage in a library target (built with -fPIC, -shared or a "
-             "CMake *_EXPORTS definition)";
-    return "";
+    return streamlint::openBecause(function, libraryTarget_);
   }
 
   bool isNull(const clang::Expr *value) const {
@@ -501,6 +474,8 @@ private:
 
 void collectOrderingFacts(TranslationUnitContext &context, bool libraryTarget,
                           OrderingFacts &facts) {
+  // facts.fixes (the TU's conditional fixes) name callees whose summaries
+  // the whole-program pass reads.
   FactsCollector collector(context, libraryTarget, facts);
   collector.TraverseDecl(context.ast().getTranslationUnitDecl());
   collector.finish();

@@ -23,7 +23,9 @@ namespace streamlint {
 /// stream each stream argument is; each function's openness (code outside
 /// the program may call it; `libraryTarget`: the TU is built for a shared
 /// library); each write of a global or member stream; the functions whose
-/// address is taken.
+/// address is taken. Only what the whole-program pass can read
+/// (OrderingScope.h): `facts.fixes`, the TU's conditional fixes, are set
+/// first, since the callees they name keep their summaries.
 void collectOrderingFacts(TranslationUnitContext &context, bool libraryTarget,
                           ordering::OrderingFacts &facts);
 

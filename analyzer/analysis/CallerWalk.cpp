@@ -5,6 +5,7 @@
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/WaitLoopCover.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 namespace streamlint {
@@ -247,6 +248,66 @@ CallerWalk::Result CallerWalk::walkForward(const std::vector<size_t> &path) cons
     }
   }
   return result;
+}
+
+namespace {
+
+/// `parameter` is assigned, or its address or a reference to it taken, in
+/// `function`: its work may be on another stream than the caller passed.
+bool reassigned(const clang::FunctionDecl &function, const clang::ParmVarDecl &parameter) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::ParmVarDecl *parameter;
+    bool found = false;
+    bool names(const clang::Expr *expr) const {
+      const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
+      return ref && ref->getDecl() == parameter;
+    }
+    bool VisitBinaryOperator(clang::BinaryOperator *op) {
+      found = found || (op->isAssignmentOp() && names(op->getLHS()));
+      return !found;
+    }
+    bool VisitUnaryOperator(clang::UnaryOperator *op) {
+      found = found || (op->getOpcode() == clang::UO_AddrOf && names(op->getSubExpr()));
+      return !found;
+    }
+    bool VisitVarDecl(clang::VarDecl *var) {
+      found = found || (var->getType()->isReferenceType() && var->getInit() &&
+                        !var->getType().getNonReferenceType().isConstQualified() &&
+                        names(var->getInit()));
+      return !found;
+    }
+  } finder;
+  finder.parameter = &parameter;
+  if (function.hasBody())
+    finder.TraverseStmt(function.getBody());
+  return finder.found;
+}
+
+} // namespace
+
+int onlyStreamParameter(const clang::FunctionDecl &function,
+                        const std::vector<StreamOperation> &ops) {
+  if (llvm::all_of(ops, [](const StreamOperation &op) {
+        return op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return;
+      }))
+    return ordering::NoDeviceWork;
+  int only = -1;
+  for (const StreamOperation &op : ops) {
+    if (op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return ||
+        op.effect == OperationEffect::HostWaitsAll)
+      continue;
+    if (op.effect == OperationEffect::Opaque || op.stream.kind != OrderingStream::Variable)
+      return -1;
+    const auto *parameter = llvm::dyn_cast_or_null<clang::ParmVarDecl>(op.stream.variable);
+    const auto *owner = parameter ? llvm::dyn_cast<clang::FunctionDecl>(parameter->getDeclContext()) : nullptr;
+    if (!owner || owner->getCanonicalDecl() != function.getCanonicalDecl())
+      return -1;
+    int index = int(parameter->getFunctionScopeIndex());
+    if ((only != -1 && only != index) || reassigned(function, *parameter))
+      return -1;
+    only = index;
+  }
+  return only;
 }
 
 } // namespace streamlint

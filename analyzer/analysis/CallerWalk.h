@@ -69,4 +69,11 @@ private:
   size_t hi_ = 0;
 };
 
+/// The parameter every enqueue and stream wait of `ops` (the operations of
+/// `function`) uses (waits for the device allowed); ordering::NoDeviceWork
+/// when there is no enqueue, stream wait or call that may do anything at
+/// all; -1 when another stream or a call that may do anything is there.
+int onlyStreamParameter(const clang::FunctionDecl &function,
+                        const std::vector<StreamOperation> &ops);
+
 } // namespace streamlint

@@ -53,18 +53,29 @@ void OrderingFacts::normalize() {
                             return callKey(a) == callKey(b) && pointKey(a.site) == pointKey(b.site);
                           }),
               calls.end());
-  // A function defined in several TUs (inline): open if any TU says so.
+  // A function defined in several TUs (inline): open if any TU says so;
+  // the first summary stands, merged with the later ones (a TU that stored
+  // only the function's identity adds its openness alone).
   std::map<std::string, OrderedFunction> byUsr;
   for (OrderedFunction &f : functions) {
     auto [it, inserted] = byUsr.emplace(f.usr, f);
-    if (!inserted && it->second.openBecause.empty())
-      it->second.openBecause = f.openBecause;
-    if (!inserted && it->second.onlyParameter != f.onlyParameter)
-      it->second.onlyParameter = -1; // the definitions differ: nothing is known
-    if (!inserted) {
-      it->second.leavesBlockingOnly = it->second.leavesBlockingOnly && f.leavesBlockingOnly;
-      it->second.selectsDevice = it->second.selectsDevice || f.selectsDevice;
+    if (inserted)
+      continue;
+    OrderedFunction &kept = it->second;
+    if (kept.openBecause.empty())
+      kept.openBecause = f.openBecause;
+    if (!f.summarized)
+      continue;
+    if (!kept.summarized) {
+      std::string open = std::move(kept.openBecause);
+      kept = f;
+      kept.openBecause = std::move(open);
+      continue;
     }
+    if (kept.onlyParameter != f.onlyParameter)
+      kept.onlyParameter = -1; // the definitions differ: nothing is known
+    kept.leavesBlockingOnly = kept.leavesBlockingOnly && f.leavesBlockingOnly;
+    kept.selectsDevice = kept.selectsDevice || f.selectsDevice;
   }
   functions.clear();
   for (auto &[usr, f] : byUsr)

@@ -110,6 +110,11 @@ struct OrderedFunction {
   /// The operation that makes `leavesNarrow`, for notes ("the kernel launch
   /// at kernels.cu:17 (stream 'stream')"); "" when nothing is pending.
   std::string leavesWhat;
+  /// False when the TU stored only its identity (usr, name, isMain,
+  /// openBecause): no fact it stored names it, so the whole-program pass
+  /// never reads what it leaves or does first (analysis/OrderingScope.h);
+  /// another TU's summary of it, if any, stands.
+  bool summarized = true;
 };
 
 /// A call of a user function that a fix's own walk went over (its callee's

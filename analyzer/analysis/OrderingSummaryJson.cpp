@@ -124,15 +124,20 @@ std::string toJsonText(const OrderingFacts &facts) {
                      {"streams", streams}});
   }
   json &functions = j["functions"] = json::array();
-  for (const OrderedFunction &f : facts.functions)
-    functions.push_back({{"usr", f.usr}, {"name", f.name}, {"isMain", f.isMain},
-                         {"openBecause", f.openBecause}, {"leavesMove", f.leavesMove},
-                         {"leavesNarrow", f.leavesNarrow}, {"leavesCalls", f.leavesCalls},
-                         {"leavesCoveredCalls", f.leavesCoveredCalls},
-                         {"leavesBlockingOnly", f.leavesBlockingOnly},
-                         {"first", f.first}, {"firstDecides", f.firstDecides},
-                         {"firstCalls", f.firstCalls}, {"onlyParameter", f.onlyParameter},
-                         {"selectsDevice", f.selectsDevice}, {"leavesWhat", f.leavesWhat}});
+  for (const OrderedFunction &f : facts.functions) {
+    json function = {{"usr", f.usr}, {"name", f.name}, {"isMain", f.isMain},
+                     {"openBecause", f.openBecause}};
+    if (!f.summarized)
+      function["summarized"] = false; // the identity alone
+    else
+      function.update({{"leavesMove", f.leavesMove}, {"leavesNarrow", f.leavesNarrow},
+                       {"leavesCalls", f.leavesCalls}, {"leavesCoveredCalls", f.leavesCoveredCalls},
+                       {"leavesBlockingOnly", f.leavesBlockingOnly}, {"first", f.first},
+                       {"firstDecides", f.firstDecides}, {"firstCalls", f.firstCalls},
+                       {"onlyParameter", f.onlyParameter},
+                       {"selectsDevice", f.selectsDevice}, {"leavesWhat", f.leavesWhat}});
+    functions.push_back(std::move(function));
+  }
   json &writes = j["writes"] = json::array();
   for (const StreamWrite &w : facts.writes)
     writes.push_back({{"variable", w.variable}, {"value", sourceJson(w.value)}});
@@ -189,6 +194,11 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       function.name = f.at("name").get<std::string>();
       function.isMain = f.at("isMain").get<bool>();
       function.openBecause = f.at("openBecause").get<std::string>();
+      function.summarized = f.value("summarized", true); // absent: summarized
+      if (!function.summarized) {
+        parsed.functions.push_back(std::move(function));
+        continue;
+      }
       function.leavesMove = level(f.at("leavesMove"));
       function.leavesNarrow = level(f.at("leavesNarrow"));
       function.leavesCalls = f.at("leavesCalls").get<std::vector<std::string>>();

@@ -239,8 +239,8 @@ private:
     // program (analysis/OrderingPart.h): every TU's calls count, whichever
     // checks it runs.
     ordering::OrderingFacts facts;
-    collectOrderingFacts(context, isLibraryTarget(run_.invocation.args), facts);
     facts.fixes = takeConditionalFixes(context);
+    collectOrderingFacts(context, isLibraryTarget(run_.invocation.args), facts);
     run_.outcome.reach.parts[ordering::kOrderingPart] = ordering::orderingPartFacts(std::move(facts));
     phases.mark("ordering facts");
     run_.outcome.includes =

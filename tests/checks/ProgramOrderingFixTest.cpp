@@ -278,6 +278,35 @@ TEST(PerThreadTarget, HostThreadsThatMayRunCudaWorkRefuseIt) {
   EXPECT_NE(none.find("pass cudaStreamPerThread"), std::string::npos) << none;
 }
 
+/// A TU that stored only a function's identity (OrderingScope.h) adds its
+/// openness; the first summary stands, whichever TU came first.
+TEST(OrderingFacts, IdentityOnlyEntriesKeepTheSummary) {
+  ordering::OrderedFunction identity{"c:@F@lib", "lib", false, "it is exported"};
+  identity.summarized = false;
+  ordering::OrderedFunction summary{"c:@F@lib", "lib", false, ""};
+  summary.first = ordering::NextWaits;
+  summary.firstDecides = true;
+  summary.onlyParameter = 1;
+  for (bool identityFirst : {true, false}) {
+    ordering::OrderingFacts facts;
+    facts.functions = identityFirst ? std::vector{identity, summary} : std::vector{summary, identity};
+    std::string text = ordering::toJsonText(facts);
+    ordering::OrderingFacts back;
+    std::string error;
+    ASSERT_TRUE(ordering::fromJsonText(text, back, error)) << error;
+    EXPECT_FALSE(back.functions[identityFirst ? 0 : 1].summarized);
+    EXPECT_EQ(text.find("\"summarized\":true"), std::string::npos) << text;
+    back.normalize();
+    ASSERT_EQ(back.functions.size(), 1u);
+    const ordering::OrderedFunction &merged = back.functions[0];
+    EXPECT_TRUE(merged.summarized) << identityFirst;
+    EXPECT_EQ(merged.first, unsigned(ordering::NextWaits)) << identityFirst;
+    EXPECT_TRUE(merged.firstDecides) << identityFirst;
+    EXPECT_EQ(merged.onlyParameter, 1) << identityFirst;
+    EXPECT_EQ(merged.openBecause, "it is exported") << identityFirst;
+  }
+}
+
 TEST(OrderingFacts, JsonRoundTrips) {
   ordering::OrderingFacts facts;
   ordering::OrderedCall call;

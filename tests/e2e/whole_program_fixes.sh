@@ -38,4 +38,29 @@ expect_stdout "it is virtual"
 expect_stdout "it has C linkage"
 expect_stdout "no call of it is in the analyzed program"
 expect_stdout "passes the legacy stream (0) for 's'"
+# Only the facts the whole-program pass can read are stored
+# (analyzer/analysis/OrderingScope.h): lib.h's libDrain, named by main's
+# call of stage(), keeps its summary in main.cu's index entry, and the fix
+# in stage.cu that it decides is applied; libUnused, named by nothing,
+# keeps its identity alone.
+cd "$WORK" && rm -rf "$WORK/p"
+fix_program header-callee main.cu stage.cu
+cd "$WORK/p" || exit 1
+expect_exit 1 "header-callee" -- "$STREAMLINT" -p . "$CHECKS" --cache-dir "$WORK/hc-cache" --fix-dry-run
+expect_stdout '+  fill<<<1, 64, 0, stream>>>(d, 2.0f); // applied'
+expect_stderr "would apply 1 fix(es) in 1 file(s)"
+summaries=$(python3 - "$WORK/hc-cache" <<'PY'
+import json, pathlib, sys
+seen = {}
+for path in sorted(pathlib.Path(sys.argv[1]).glob("entries/*/*.json")):
+    text = path.read_text()
+    entry = json.loads(text[text.index("\n") + 1:])
+    for f in entry["reach"]["parts"]["ordering"]["functions"]:
+        if f["name"] in ("libDrain", "libUnused"):
+            seen.setdefault(f["name"], set()).add(f.get("summarized", True))
+print(" ".join(f"{name}={sorted(v)}" for name, v in sorted(seen.items())))
+PY
+)
+[ "$summaries" = "libDrain=[False, True] libUnused=[False]" ] \
+  || fail "ordering summaries stored: '$summaries', expected libDrain summarized by main.cu's TU only"
 finish
