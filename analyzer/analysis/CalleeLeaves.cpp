@@ -65,16 +65,18 @@ std::set<std::string> CalleeLeaves::reachable(const std::string &usr, bool &recu
   return seen;
 }
 
-bool CalleeLeaves::blockingOnly(const std::string &usr, std::set<std::string> &stack) const {
-  auto found = functions_.find(usr);
-  if (found == functions_.end() || !found->second->leavesBlockingOnly || !stack.insert(usr).second)
+bool leavesOnlyBlockingWork(const FunctionsByUsr &functions, const std::string &usr,
+                            std::set<std::string> &visiting) {
+  auto found = functions.find(usr);
+  if (found == functions.end() || !found->second->leavesBlockingOnly ||
+      !visiting.insert(usr).second)
     return false;
   const OrderedFunction &f = *found->second;
   bool only = true;
   for (const std::vector<std::string> *list : {&f.leavesCalls, &f.leavesCoveredCalls})
     for (const std::string &callee : *list)
-      only = only && blockingOnly(callee, stack);
-  stack.erase(usr);
+      only = only && leavesOnlyBlockingWork(functions, callee, visiting);
+  visiting.erase(usr);
   return only;
 }
 
@@ -103,7 +105,7 @@ unsigned CalleeLeaves::leaves(const std::string &usr, bool narrow, std::set<std:
   if (narrow)
     for (const std::string &callee : f.leavesCoveredCalls) {
       std::set<std::string> visiting;
-      if (!blockingOnly(callee, visiting)) {
+      if (!leavesOnlyBlockingWork(functions_, callee, visiting)) {
         level = OtherPending;
         what = "work of '" + nameOf(callee) + "' on a stream not known to be blocking";
       }

@@ -13,6 +13,16 @@
 
 namespace streamlint::ordering {
 
+/// The program's functions by USR (merged facts).
+using FunctionsByUsr = std::map<std::string, const OrderedFunction *>;
+
+/// Whether all `usr` and its callees leave pending at its return is on
+/// blocking streams, which a synchronous legacy-stream copy to the host
+/// issued after the call waits for. False when unknown (no definition,
+/// recursion).
+bool leavesOnlyBlockingWork(const FunctionsByUsr &functions, const std::string &usr,
+                            std::set<std::string> &visiting);
+
 class CalleeLeaves {
 public:
   explicit CalleeLeaves(const OrderingFacts &facts);
@@ -30,13 +40,12 @@ private:
   /// `what`); `problem` says why it is not known.
   unsigned leaves(const std::string &usr, bool narrow, std::set<std::string> &stack,
                   std::string &what, std::string &problem) const;
-  bool blockingOnly(const std::string &usr, std::set<std::string> &stack) const;
   /// Every function `usr` may call (through the program's calls), itself
   /// included; `recursive` when a call leads back to `usr`.
   std::set<std::string> reachable(const std::string &usr, bool &recursive) const;
   std::string nameOf(const std::string &usr) const;
 
-  std::map<std::string, const OrderedFunction *> functions_;
+  FunctionsByUsr functions_;
   std::map<std::string, std::set<std::string>> calls_; ///< caller -> callees
   std::map<std::string, std::vector<const ConditionalFix *>> fixesIn_; ///< by function
 };

@@ -268,22 +268,8 @@ private:
     return level;
   }
 
-  /// Whether all `usr` and its callees leave pending at its return is on
-  /// blocking streams, which a synchronous legacy-stream copy to the host
-  /// issued after the call waits for. False when unknown (no definition,
-  /// recursion).
   bool blockingOnly(const std::string &usr, std::set<std::string> &visiting) const {
-    auto found = functions_.find(usr);
-    if (found == functions_.end() || !found->second->leavesBlockingOnly ||
-        !visiting.insert(usr).second)
-      return false;
-    const OrderedFunction &f = *found->second;
-    bool only = true;
-    for (const std::vector<std::string> *list : {&f.leavesCalls, &f.leavesCoveredCalls})
-      for (const std::string &callee : *list)
-        only = only && blockingOnly(callee, visiting);
-    visiting.erase(usr);
-    return only;
+    return leavesOnlyBlockingWork(functions_, usr, visiting);
   }
 
   /// What `usr` does first (a level) and whether that decides.
@@ -376,7 +362,7 @@ private:
     return seen.value_or(Blocking::Unknown);
   }
 
-  std::map<std::string, const OrderedFunction *> functions_;
+  FunctionsByUsr functions_;
   std::map<std::string, std::vector<const OrderedCall *>> callsTo_;
   std::set<std::string> addressTaken_;
   std::map<std::string, std::vector<const StreamSource *>> writes_;
