@@ -134,16 +134,25 @@ int runProgram(const Options &o, const std::string &library,
   sigemptyset(&forward.sa_mask);
   for (int sig : kForwardedSignals)
     sigaction(sig, &forward, nullptr);
+  // Held back until gChild is set: a signal that came between fork and the
+  // assignment (the program may already be running) would otherwise be lost.
+  sigset_t forwarded, previous;
+  sigemptyset(&forwarded);
+  for (int sig : kForwardedSignals)
+    sigaddset(&forwarded, sig);
+  sigprocmask(SIG_BLOCK, &forwarded, &previous);
   gChild = fork();
   if (gChild == 0) {
     for (int sig : kForwardedSignals)
       std::signal(sig, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &previous, nullptr);
     execvp(o.command[0], o.command.data());
     int error = errno;
     std::fprintf(stderr, "streamlint-probe: cannot run %s: %s\n", o.command[0],
                  std::strerror(error));
     _exit(cannotRunStatus(error));
   }
+  sigprocmask(SIG_SETMASK, &previous, nullptr); // delivers what came meanwhile
   if (gChild < 0) {
     std::perror("streamlint-probe: fork");
     std::exit(126);
