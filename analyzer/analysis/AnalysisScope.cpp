@@ -1,25 +1,75 @@
 #include "analyzer/analysis/AnalysisScope.h"
 
+#include "analyzer/support/Paths.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Path.h"
 
 namespace streamlint {
 
-std::vector<clang::Decl *> userTopLevelDeclarations(clang::ASTContext &ast) {
+namespace {
+
+/// Whether a file is walked: the main file, or one under a walked directory.
+class WalkedFiles {
+public:
+  WalkedFiles(const clang::SourceManager &sources, const std::vector<std::string> &directories)
+      : sources_(sources), directories_(directories) {}
+
+  bool holds(clang::FileID file) {
+    if (directories_.empty() || file == sources_.getMainFileID())
+      return true;
+    auto [it, inserted] = walked_.try_emplace(file, true);
+    if (inserted)
+      it->second = underDirectories(file);
+    return it->second;
+  }
+
+private:
+  bool underDirectories(clang::FileID file) const {
+    auto entry = sources_.getFileEntryRefForID(file);
+    if (!entry)
+      return true; // a built-in or command-line buffer
+    // The path findings name (TranslationUnitContext::point).
+    llvm::SmallString<256> path(entry->getName());
+    sources_.getFileManager().makeAbsolutePath(path);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    for (const std::string &directory : directories_)
+      if (pathUnderBase(std::string(path), directory))
+        return true;
+    return false;
+  }
+
+  const clang::SourceManager &sources_;
+  const std::vector<std::string> &directories_;
+  llvm::DenseMap<clang::FileID, bool> walked_;
+};
+
+} // namespace
+
+std::vector<clang::Decl *>
+userTopLevelDeclarations(clang::ASTContext &ast,
+                         const std::vector<std::string> &walkedDirectories) {
   const clang::SourceManager &sources = ast.getSourceManager();
+  WalkedFiles walked(sources, walkedDirectories);
   std::vector<clang::Decl *> declarations;
   for (clang::Decl *decl : ast.getTranslationUnitDecl()->decls()) {
     clang::SourceLocation location = decl->getLocation();
-    // The same test CallGraphBuilder skips a declaration by.
-    if (location.isValid() && sources.isInSystemHeader(sources.getExpansionLoc(location)))
-      continue;
+    if (location.isValid()) {
+      clang::SourceLocation expansion = sources.getExpansionLoc(location);
+      // The same test CallGraphBuilder skips a declaration by.
+      if (sources.isInSystemHeader(expansion) || !walked.holds(sources.getFileID(expansion)))
+        continue;
+    }
     declarations.push_back(decl);
   }
   return declarations;
 }
 
-void limitTraversalToUserCode(clang::ASTContext &ast) {
-  ast.setTraversalScope(userTopLevelDeclarations(ast));
+void limitTraversalToUserCode(clang::ASTContext &ast,
+                              const std::vector<std::string> &walkedDirectories) {
+  ast.setTraversalScope(userTopLevelDeclarations(ast, walkedDirectories));
 }
 
 bool traversesWholeTranslationUnit(const clang::ASTContext &ast) {

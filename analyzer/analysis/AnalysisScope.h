@@ -6,21 +6,36 @@
 // parent map need not cover them; on a PyTorch extension TU about half the
 // top-level declarations are the C++ library's and the toolkit's, and the
 // parent map over them cost more memory than the rest of the analysis.
+//
+// When a run reports no finding outside the project's directories (no
+// header filter, no --third-party-headers, no named header outside them),
+// the scope is narrower: the main file and the project's files. A library
+// header's function (torch's, under `-I`) is then walked only when walked
+// code calls it, directly or through other such functions: the call graph
+// pulls it in (TranslationUnitContext::pulledFunctions) and the ordering
+// facts and pointer provenance walk it too. What is not walked is what no
+// project code of the TU reaches by a direct call: a finding there would be
+// hidden as a third-party header's anyway.
 
 #include "clang/AST/ASTContext.h"
 
+#include <string>
 #include <vector>
 
 namespace streamlint {
 
 /// The top-level declarations whose location (expanded) is not in a system
-/// header, in order; those without a location are kept.
-std::vector<clang::Decl *> userTopLevelDeclarations(clang::ASTContext &ast);
+/// header, in order; those without a location are kept. With
+/// `walkedDirectories`, only those in the main file or under one of them.
+std::vector<clang::Decl *>
+userTopLevelDeclarations(clang::ASTContext &ast,
+                         const std::vector<std::string> &walkedDirectories = {});
 
 /// Limits `ast`'s traversal scope (MatchFinder::matchAST, RecursiveASTVisitor
 /// ::TraverseAST, and ASTContext::getParents, built on first use) to
 /// userTopLevelDeclarations. Call before anything asks for parents.
-void limitTraversalToUserCode(clang::ASTContext &ast);
+void limitTraversalToUserCode(clang::ASTContext &ast,
+                              const std::vector<std::string> &walkedDirectories = {});
 
 /// Whether `ast`'s traversal scope is the whole TU.
 bool traversesWholeTranslationUnit(const clang::ASTContext &ast);

@@ -4,6 +4,7 @@
 // stream arguments; each function's openness; each global or member stream
 // write.
 #include "analyzer/analysis/CallerOrdering.h"
+#include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/DeviceLoop.h"
 #include "analyzer/analysis/OrderingScope.h"
@@ -477,7 +478,16 @@ void collectOrderingFacts(TranslationUnitContext &context, bool libraryTarget,
   // facts.fixes (the TU's conditional fixes) name callees whose summaries
   // the whole-program pass reads.
   FactsCollector collector(context, libraryTarget, facts);
-  collector.TraverseDecl(context.ast().getTranslationUnitDecl());
+  if (context.info().walkedDirectories.empty()) {
+    collector.TraverseDecl(context.ast().getTranslationUnitDecl());
+  } else {
+    // The project's code and the library functions it calls (AnalysisScope.h).
+    for (clang::Decl *decl : context.ast().getTraversalScope())
+      if (!traversedThroughItsExpression(*decl))
+        collector.TraverseDecl(decl);
+    for (const clang::FunctionDecl *function : context.pulledFunctions())
+      collector.TraverseDecl(const_cast<clang::FunctionDecl *>(function));
+  }
   collector.finish();
 }
 

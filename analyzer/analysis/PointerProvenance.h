@@ -59,7 +59,9 @@ class ProvenanceIndex;
 
 class PointerProvenance {
 public:
-  explicit PointerProvenance(clang::ASTContext &ast);
+  /// `pulled`: TranslationUnitContext::pulledFunctions, walked as well.
+  explicit PointerProvenance(clang::ASTContext &ast,
+                             const std::vector<const clang::FunctionDecl *> *pulled = nullptr);
   ~PointerProvenance();
 
   /// The memory `pointer` refers to when evaluated at `use` (the statement

@@ -264,15 +264,25 @@ void ProvenanceIndex::build() {
   }
   // Every call in the TU, system headers' included: a file-local function
   // called from a library template (a lambda given to std::for_each) has
-  // callers the TU does not show as its own.
+  // callers the TU does not show as its own. A library header outside the
+  // project (AnalysisScope.h) is walked only where walked code calls it.
   const std::vector<clang::Decl *> &scope = ast_.getTraversalScope();
   llvm::DenseSet<const clang::Decl *> inScope(scope.begin(), scope.end());
+  const clang::SourceManager &sources = ast_.getSourceManager();
   for (clang::Decl *decl : ast_.getTranslationUnitDecl()->decls()) {
     if (traversedThroughItsExpression(*decl))
       continue;
     builder.outsideScope = !inScope.count(decl);
+    clang::SourceLocation location = decl->getLocation();
+    if (builder.outsideScope && location.isValid() &&
+        !sources.isInSystemHeader(sources.getExpansionLoc(location)))
+      continue;
     builder.TraverseDecl(decl);
   }
+  builder.outsideScope = true;
+  if (pulled_)
+    for (const clang::FunctionDecl *function : *pulled_)
+      builder.TraverseDecl(const_cast<clang::FunctionDecl *>(function));
 }
 
 const ProvenanceIndex::Definitions *

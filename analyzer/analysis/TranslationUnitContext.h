@@ -37,6 +37,10 @@ struct TranslationUnitInfo {
   /// handed out by the registry). A disabled claimer's sites stay with
   /// their check.
   std::set<std::pair<std::string, std::string>> claimedSites;
+  /// ClangInvocation::walkedDirectories: the checks walk only the code in
+  /// them, the main file, and the functions that code calls. Empty: all code
+  /// outside system headers.
+  std::vector<std::string> walkedDirectories;
 };
 
 /// The AST of one TU, its facts and options, and the findings reported on it.
@@ -91,11 +95,19 @@ public:
   /// The findings reported so far, minus those inside system headers.
   std::vector<Finding> takeFindings();
 
+  /// Definitions outside the traversal scope that the call graph walked
+  /// because walked code calls them (analysis/AnalysisScope.h), in the order
+  /// it reached them; empty while the scope is all code outside system
+  /// headers. The ordering facts and pointer provenance walk them too.
+  const std::vector<const clang::FunctionDecl *> &pulledFunctions() const { return pulled_; }
+  void addPulledFunction(const clang::FunctionDecl &function) { pulled_.push_back(&function); }
+
 private:
   clang::ASTContext &ast_;
   TranslationUnitInfo info_;
   const CheckOptions &options_;
   std::vector<Finding> findings_;
+  std::vector<const clang::FunctionDecl *> pulled_;
   std::vector<bool> inSystemHeader_;
   /// Whether most lines of `file` end with CRLF; computed once per file.
   bool usesCrlf(clang::FileID file) const;

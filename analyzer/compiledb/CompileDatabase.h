@@ -67,6 +67,11 @@ struct ClangInvocation {
   std::vector<std::string> versionedDirectories;
   /// In-memory files the invocation refers to (host shims); path -> contents.
   std::vector<std::pair<std::string, std::string>> virtualFiles;
+  /// The project's directories when findings outside them are not reported:
+  /// the checks walk the code in them (and the main file), and of the rest
+  /// only what that code calls (analyzer/analysis/AnalysisScope.h). Empty:
+  /// all code outside system headers. Not set by translation.
+  std::vector<std::string> walkedDirectories;
 };
 
 /// Where the host shims live in the invocation's virtual file system.

@@ -136,8 +136,24 @@ static llvm::Expected<AnalysisPlan> selectEntries(const AnalyzerOptions &options
   return plan;
 }
 
-llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
-                                          const CheckRegistry &registry) {
+std::vector<std::string> walkedDirectoriesIn(const AnalysisPlan &plan,
+                                             const EffectiveConfig &config) {
+  std::vector<std::string> namedHeaders;
+  for (const NamedHeader &header : plan.namedHeaders)
+    namedHeaders.push_back(header.path);
+  return walkedDirectoriesOf(config, plan.projectDirectories, namedHeaders);
+}
+
+namespace {
+
+void setWalkedDirectories(AnalysisPlan &plan) {
+  for (PlannedUnit &unit : plan.units)
+    unit.walkedDirectories = walkedDirectoriesIn(plan, unit.config);
+}
+
+/// The plan with each unit's config.
+llvm::Expected<AnalysisPlan> configuredPlan(const AnalyzerOptions &options,
+                                            const CheckRegistry &registry) {
   auto plan = selectEntries(options);
   if (!plan)
     return plan.takeError();
@@ -181,6 +197,16 @@ llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
       headers.push_back(std::move(header));
   }
   plan->namedHeaders = std::move(headers);
+  return plan;
+}
+
+} // namespace
+
+llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
+                                          const CheckRegistry &registry) {
+  auto plan = configuredPlan(options, registry);
+  if (plan)
+    setWalkedDirectories(*plan);
   return plan;
 }
 

@@ -53,6 +53,7 @@ std::optional<PlannedUnit> interpolatedHeaderUnit(const AnalysisPlan &plan,
   if (entries.empty())
     return std::nullopt;
   PlannedUnit unit{entries[nearestEntry(entries, header.path)], header.config};
+  unit.walkedDirectories = walkedDirectoriesIn(plan, unit.config);
   unit.substituteFile = header.path;
   return unit;
 }
@@ -315,6 +316,8 @@ AnalysisResult analyzeEntries(const std::vector<CompileEntry> &entries,
   }
   if (!options.reportThirdPartyHeaders)
     plan.projectDirectories = projectDirectories(entries, options.fixRoot);
+  for (PlannedUnit &unit : plan.units)
+    unit.walkedDirectories = walkedDirectoriesIn(plan, unit.config);
   return runPlan(plan, options, registry);
 }
 

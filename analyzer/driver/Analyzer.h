@@ -80,6 +80,8 @@ struct PlannedUnit {
   bool reported = true;
   /// Interpolated: analyze this file with `entry`'s (a neighbour's) command.
   std::string substituteFile;
+  /// ClangInvocation::walkedDirectories (setWalkedDirectories).
+  std::vector<std::string> walkedDirectories;
 };
 
 /// A header named on the command line: reported through the TUs that
@@ -116,6 +118,10 @@ llvm::Expected<AnalysisResult> runAnalysis(const AnalyzerOptions &options,
 
 /// Loads the database, selects entries and resolves each one's config.
 /// Errors (exit code 2) name the file: database, missing entry, bad config.
+/// The directories a unit with `config` walks (walkedDirectoriesOf).
+std::vector<std::string> walkedDirectoriesIn(const AnalysisPlan &plan,
+                                             const EffectiveConfig &config);
+
 llvm::Expected<AnalysisPlan> planAnalysis(const AnalyzerOptions &options,
                                           const CheckRegistry &registry);
 

@@ -41,4 +41,15 @@ bool outsideProject(const std::string &file, const std::vector<std::string> &dir
   return true;
 }
 
+std::vector<std::string> walkedDirectoriesOf(const EffectiveConfig &config,
+                                             const std::vector<std::string> &projectDirectories,
+                                             const std::vector<std::string> &namedHeaders) {
+  if (!config.headerFilterRegex.empty())
+    return {};
+  for (const std::string &header : namedHeaders)
+    if (outsideProject(header, projectDirectories))
+      return {};
+  return projectDirectories;
+}
+
 } // namespace streamlint

@@ -5,6 +5,7 @@
 // user cannot change that code. docs/third-party-headers.md.
 
 #include "analyzer/compiledb/CompileDatabase.h"
+#include "analyzer/config/ConfigResolver.h"
 
 #include <string>
 #include <vector>
@@ -24,5 +25,14 @@ std::vector<std::string> projectDirectories(const std::vector<CompileEntry> &ent
 /// Whether `file` (absolute, clean) lies outside every one of `directories`;
 /// false when there are none.
 bool outsideProject(const std::string &file, const std::vector<std::string> &directories);
+
+/// The directories `unit`'s checks walk (ClangInvocation::walkedDirectories):
+/// the project's while no finding outside them can be reported, that is with
+/// no header filter in the unit's config and no named header outside them
+/// (--third-party-headers leaves `projectDirectories` empty). Empty: all code
+/// outside system headers is walked.
+std::vector<std::string> walkedDirectoriesOf(const EffectiveConfig &config,
+                                             const std::vector<std::string> &projectDirectories,
+                                             const std::vector<std::string> &namedHeaders);
 
 } // namespace streamlint

@@ -200,6 +200,7 @@ private:
     info.mainFile = run_.invocation.file;
     info.perThreadDefaultStream = run_.invocation.perThreadDefaultStream;
     info.claimedSites = claimedSites(run_.registry, run_.selection);
+    info.walkedDirectories = run_.invocation.walkedDirectories;
     TranslationUnitContext context(ast, info, run_.options);
     takeConditionalFixes(context); // none left by an earlier TU at this address
     reach::TranslationUnitReach reach(context);
@@ -216,11 +217,14 @@ private:
     }
     // System headers are outside every walk and the parent map
     // (analyzer/analysis/AnalysisScope.h).
-    limitTraversalToUserCode(ast);
+    // ... and so are library headers outside the project when no finding
+    // there is reported; the call graph then also finds the library
+    // functions the project's code calls, which the other walks read.
+    limitTraversalToUserCode(ast, run_.invocation.walkedDirectories);
     phases.mark("traversal scope");
-    // One walk for the call graph, only if an enabled check needs it; what
-    // it records depends on the CUDA API table alone, never on options.
-    if (needs & NeedsCallGraph)
+    // One walk for the call graph, only if an enabled check or the scope
+    // needs it; what it records depends on the CUDA API table alone.
+    if ((needs & NeedsCallGraph) || !run_.invocation.walkedDirectories.empty())
       reach.build();
     phases.mark("call graph");
     if (needs & NeedsAstMatches)

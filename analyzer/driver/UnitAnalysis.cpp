@@ -110,6 +110,7 @@ ClangInvocation invocationFor(const PlannedUnit &unit, const Toolchain &toolchai
     invocation.args.back() = unit.substituteFile;
     invocation.file = unit.substituteFile;
   }
+  invocation.walkedDirectories = unit.walkedDirectories;
   return invocation;
 }
 
@@ -172,6 +173,9 @@ std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchai
                     const EffectiveConfig &config) {
   std::vector<std::string> parts = {unitParseKey(invocation, toolchain)};
   parts.push_back("checks=" + config.checks);
+  // What the checks walk (AnalysisScope.h); absent when all of it.
+  if (!invocation.walkedDirectories.empty())
+    parts.push_back("walked=" + llvm::join(invocation.walkedDirectories, std::string(1, '\0')));
   for (const auto &[name, value] : config.checkOptions.all())
     parts.push_back(name + "=" + value);
   return index::keyOf(parts);

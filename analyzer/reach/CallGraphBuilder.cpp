@@ -14,6 +14,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include "llvm/ADT/DenseSet.h"
+
+#include <deque>
 #include <functional>
 #include <map>
 
@@ -28,7 +31,23 @@ class CallGraphBuilder : public RecursiveASTVisitor<CallGraphBuilder> {
 public:
   explicit CallGraphBuilder(TranslationUnitReach &reach)
       : reach_(reach), sources_(reach.context().sources()),
-        ast_(reach.context().ast()) {}
+        ast_(reach.context().ast()),
+        pulling_(!reach.context().info().walkedDirectories.empty()) {}
+
+  /// With the scope limited to the project's files (AnalysisScope.h): walks
+  /// the definitions outside it that walked code calls, and theirs in turn,
+  /// each once, and names them to the context.
+  void walkCalledFunctionsOutsideTheScope() {
+    while (!pending_.empty()) {
+      const FunctionDecl *definition = pending_.front();
+      pending_.pop_front();
+      if (entered_.count(definition))
+        continue;
+      TraverseDecl(const_cast<FunctionDecl *>(definition));
+      if (entered_.count(definition))
+        reach_.context().addPulledFunction(*definition);
+    }
+  }
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -118,6 +137,7 @@ private:
   }
 
   void enterFunction(const FunctionDecl &function) {
+    entered_.insert(&function);
     Frame frame{&function, functionUsr(function), SIZE_MAX, {}};
     if (!frame.usr.empty()) {
       auto [it, inserted] =
@@ -203,6 +223,9 @@ private:
   }
 
   void addEdge(const CallSite &site, const FunctionDecl &callee, bool virtualCall = false) {
+    const FunctionDecl *definition = nullptr;
+    if (pulling_ && callee.hasBody(definition) && definition && !entered_.count(definition))
+      pending_.push_back(definition);
     std::string usr = functionUsr(callee);
     if (usr.empty() || site.callerUsr.empty())
       return;
@@ -232,6 +255,9 @@ private:
   ASTContext &ast_;
   std::vector<Frame> frames_;
   std::map<std::string, size_t> functionIndex_;
+  bool pulling_; // walkCalledFunctionsOutsideTheScope has work
+  llvm::DenseSet<const FunctionDecl *> entered_;
+  std::deque<const FunctionDecl *> pending_; // called, defined, maybe outside the scope
 };
 
 bool CallGraphBuilder::isVirtualDispatch(const CallExpr &call) {
@@ -413,6 +439,7 @@ void CallGraphBuilder::registerCallback(const CallSite &site,
 void TranslationUnitReach::build() {
   CallGraphBuilder builder(*this);
   builder.TraverseAST(context_.ast());
+  builder.walkCalledFunctionsOutsideTheScope();
 }
 
 } // namespace streamlint::reach

@@ -13,7 +13,8 @@
 #          cuBLAS; the bindings .cpp), its compile database written the way
 #          torch.utils.cpp_extension's BuildExtension compiles
 #          (write_compile_db.py), against the PyTorch 2.11 headers unpacked at
-#          run time from ../shared/third_party (TORCH_INCLUDE_TARBALL);
+#          run time from ../shared/third_party (TORCH_INCLUDE_TARBALL) into
+#          site-packages/torch/include beside the project, outside its tree;
 #          skipped with a message when absent.
 #  thrust  Thrust/CUB users: the .cu files of an NVIDIA/cuda-samples checkout
 #          that include thrust/ or cub/ (its Samples/ and Common/, the flags
@@ -127,11 +128,13 @@ PY
 
 ran=0
 if [ -f "$TORCH_INCLUDE_TARBALL" ]; then
-  mkdir -p "$WORK/torch/src"
-  tar -xJf "$TORCH_INCLUDE_TARBALL" -C "$WORK/torch"
+  # The headers outside the project's tree, where pip puts them
+  # (site-packages/torch/include), as a real extension sees them.
+  mkdir -p "$WORK/torch/src" "$WORK/site-packages/torch"
+  tar -xJf "$TORCH_INCLUDE_TARBALL" -C "$WORK/site-packages/torch"
   cp "$ROOT"/bench/heavy/torch_extension/*.cu "$ROOT"/bench/heavy/torch_extension/*.cpp "$WORK/torch/src/"
   python3 "$ROOT/bench/heavy/torch_extension/write_compile_db.py" "$WORK/torch/src" \
-    "$WORK/torch/include" "$WORK/torch/build"
+    "$WORK/site-packages/torch/include" "$WORK/torch/build"
   bench torch "$WORK/torch/build" "$WORK/torch/src/reduce_ops.cu"
   ran=1
 else
