@@ -72,6 +72,16 @@ void limitTraversalToUserCode(clang::ASTContext &ast,
   ast.setTraversalScope(userTopLevelDeclarations(ast, walkedDirectories));
 }
 
+void addToTraversalScope(clang::ASTContext &ast,
+                         const std::vector<const clang::FunctionDecl *> &functions) {
+  if (functions.empty())
+    return;
+  std::vector<clang::Decl *> scope = ast.getTraversalScope();
+  for (const clang::FunctionDecl *function : functions)
+    scope.push_back(const_cast<clang::FunctionDecl *>(function));
+  ast.setTraversalScope(scope);
+}
+
 bool traversesWholeTranslationUnit(const clang::ASTContext &ast) {
   const std::vector<clang::Decl *> &scope = ast.getTraversalScope();
   return scope.size() == 1 && llvm::isa<clang::TranslationUnitDecl>(scope.front());

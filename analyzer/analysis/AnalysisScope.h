@@ -12,10 +12,11 @@
 // the scope is narrower: the main file and the project's files. A library
 // header's function (torch's, under `-I`) is then walked only when walked
 // code calls it, directly or through other such functions: the call graph
-// pulls it in (TranslationUnitContext::pulledFunctions) and the ordering
-// facts and pointer provenance walk it too. What is not walked is what no
-// project code of the TU reaches by a direct call: a finding there would be
-// hidden as a third-party header's anyway.
+// pulls it in (TranslationUnitContext::pulledFunctions), and the driver adds
+// it to the scope, which the matchers, the ordering facts and pointer
+// provenance then walk. What is not walked is what no project code of the TU
+// reaches by a direct call: a finding there would be hidden as a
+// third-party header's anyway.
 
 #include "clang/AST/ASTContext.h"
 
@@ -36,6 +37,13 @@ userTopLevelDeclarations(clang::ASTContext &ast,
 /// userTopLevelDeclarations. Call before anything asks for parents.
 void limitTraversalToUserCode(clang::ASTContext &ast,
                               const std::vector<std::string> &walkedDirectories = {});
+
+/// Adds `functions` (definitions outside the scope that walked code calls,
+/// TranslationUnitContext::pulledFunctions) to `ast`'s traversal scope, so
+/// that the matchers, the ordering facts and pointer provenance walk them
+/// too; clears clang's parent map, which the next question builds again.
+void addToTraversalScope(clang::ASTContext &ast,
+                         const std::vector<const clang::FunctionDecl *> &functions);
 
 /// Whether `ast`'s traversal scope is the whole TU.
 bool traversesWholeTranslationUnit(const clang::ASTContext &ast);

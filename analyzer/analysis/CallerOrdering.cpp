@@ -481,12 +481,11 @@ void collectOrderingFacts(TranslationUnitContext &context, bool libraryTarget,
   if (context.info().walkedDirectories.empty()) {
     collector.TraverseDecl(context.ast().getTranslationUnitDecl());
   } else {
-    // The project's code and the library functions it calls (AnalysisScope.h).
+    // The project's code and the library functions it calls, which the
+    // scope names (AnalysisScope.h).
     for (clang::Decl *decl : context.ast().getTraversalScope())
       if (!traversedThroughItsExpression(*decl))
         collector.TraverseDecl(decl);
-    for (const clang::FunctionDecl *function : context.pulledFunctions())
-      collector.TraverseDecl(const_cast<clang::FunctionDecl *>(function));
   }
   collector.finish();
 }

@@ -107,9 +107,8 @@ Provenance mergeProvenance(const Provenance &a, const Provenance &b) {
   return merged;
 }
 
-PointerProvenance::PointerProvenance(clang::ASTContext &ast,
-                                     const std::vector<const clang::FunctionDecl *> *pulled)
-    : ast_(ast), index_(std::make_unique<ProvenanceIndex>(ast, pulled)) {}
+PointerProvenance::PointerProvenance(clang::ASTContext &ast)
+    : ast_(ast), index_(std::make_unique<ProvenanceIndex>(ast)) {}
 PointerProvenance::~PointerProvenance() = default;
 
 Provenance PointerProvenance::of(const clang::Expr *pointer,

@@ -59,9 +59,7 @@ class ProvenanceIndex;
 
 class PointerProvenance {
 public:
-  /// `pulled`: TranslationUnitContext::pulledFunctions, walked as well.
-  explicit PointerProvenance(clang::ASTContext &ast,
-                             const std::vector<const clang::FunctionDecl *> *pulled = nullptr);
+  explicit PointerProvenance(clang::ASTContext &ast);
   ~PointerProvenance();
 
   /// The memory `pointer` refers to when evaluated at `use` (the statement

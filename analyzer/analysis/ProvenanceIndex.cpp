@@ -265,11 +265,14 @@ void ProvenanceIndex::build() {
   // Every call in the TU, system headers' included: a file-local function
   // called from a library template (a lambda given to std::for_each) has
   // callers the TU does not show as its own. A library header outside the
-  // project (AnalysisScope.h) is walked only where walked code calls it.
+  // project (AnalysisScope.h) is walked only where the scope names its
+  // functions, those the project's code calls.
   const std::vector<clang::Decl *> &scope = ast_.getTraversalScope();
   llvm::DenseSet<const clang::Decl *> inScope(scope.begin(), scope.end());
+  llvm::DenseSet<const clang::Decl *> topLevel;
   const clang::SourceManager &sources = ast_.getSourceManager();
   for (clang::Decl *decl : ast_.getTranslationUnitDecl()->decls()) {
+    topLevel.insert(decl);
     if (traversedThroughItsExpression(*decl))
       continue;
     builder.outsideScope = !inScope.count(decl);
@@ -279,10 +282,10 @@ void ProvenanceIndex::build() {
       continue;
     builder.TraverseDecl(decl);
   }
-  builder.outsideScope = true;
-  if (pulled_)
-    for (const clang::FunctionDecl *function : *pulled_)
-      builder.TraverseDecl(const_cast<clang::FunctionDecl *>(function));
+  builder.outsideScope = false;
+  for (clang::Decl *decl : scope)
+    if (!topLevel.count(decl))
+      builder.TraverseDecl(decl);
 }
 
 const ProvenanceIndex::Definitions *

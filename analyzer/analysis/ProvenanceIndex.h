@@ -37,10 +37,7 @@ public:
     bool escapes = false;
   };
 
-  /// `pulled`: functions outside the traversal scope that walked code calls
-  /// (TranslationUnitContext::pulledFunctions).
-  ProvenanceIndex(clang::ASTContext &ast, const std::vector<const clang::FunctionDecl *> *pulled)
-      : ast_(ast), pulled_(pulled) {}
+  explicit ProvenanceIndex(clang::ASTContext &ast) : ast_(ast) {}
 
   /// Writes of a variable or member besides its initializer; null if none.
   const Definitions *definitions(const clang::ValueDecl *decl);
@@ -85,7 +82,6 @@ private:
   bool insideLoopAround(const clang::Stmt *def, const clang::Stmt *use) const;
 
   clang::ASTContext &ast_;
-  const std::vector<const clang::FunctionDecl *> *pulled_;
   bool built_ = false;
   llvm::DenseMap<const clang::ValueDecl *, Definitions> definitions_;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> callers_;

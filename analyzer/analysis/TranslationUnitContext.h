@@ -98,7 +98,8 @@ public:
   /// Definitions outside the traversal scope that the call graph walked
   /// because walked code calls them (analysis/AnalysisScope.h), in the order
   /// it reached them; empty while the scope is all code outside system
-  /// headers. The ordering facts and pointer provenance walk them too.
+  /// headers. The driver adds them to the traversal scope for the walks
+  /// after the call graph's.
   const std::vector<const clang::FunctionDecl *> &pulledFunctions() const { return pulled_; }
   void addPulledFunction(const clang::FunctionDecl &function) { pulled_.push_back(&function); }
 

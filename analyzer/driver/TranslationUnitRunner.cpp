@@ -226,6 +226,7 @@ private:
     // needs it; what it records depends on the CUDA API table alone.
     if ((needs & NeedsCallGraph) || !run_.invocation.walkedDirectories.empty())
       reach.build();
+    addToTraversalScope(ast, context.pulledFunctions());
     phases.mark("call graph");
     if (needs & NeedsAstMatches)
       finder.matchAST(ast);
