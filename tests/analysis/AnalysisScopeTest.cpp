@@ -1,9 +1,13 @@
 // AnalysisScope: the checks' walks and the parent map cover the TU's
 // declarations outside system headers, and ProvenanceIndex still sees the
-// calls a system header's template makes of the user's functions.
+// calls a system header's template makes of the user's functions. With the
+// project's directories walked, a framework header's functions are walked
+// only where the project's code calls them.
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/PointerProvenance.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
+#include "analyzer/config/CheckOptions.h"
+#include "analyzer/reach/TranslationUnitReach.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -115,6 +119,98 @@ TEST(AnalysisScope, ProvenanceStillSeesCallsFromSystemTemplates) {
   ASSERT_NE(lambdaCall, nullptr);
   // onOne(pinned) in copy() and f(p) in sys::apply<lambda, float>.
   EXPECT_EQ(calls, 2u);
+}
+
+// A framework header under -I outside the project: a function the project
+// calls (and what it calls), a template the project instantiates, and a
+// function nothing of the project's calls.
+constexpr const char *FrameworkHeader = R"(
+namespace fw {
+inline void deeper(float *p) { (void)p; }
+inline void called(float *p) { deeper(p); }
+inline void unused(float *p) { float *r = p; (void)r; }
+template <class F> void each(int n, F f) { for (int i = 0; i < n; ++i) f(i); }
+}
+)";
+
+constexpr const char *ProjectFile = R"(
+#include <fw.h>
+void run(float *d, int n) {
+  fw::called(d);
+  fw::each(n, [d](int i) { (void)d; (void)i; });
+}
+)";
+
+std::unique_ptr<clang::ASTUnit> parseProject() {
+  return clang::tooling::buildASTFromCodeWithArgs(
+      ProjectFile, {"-std=c++17", "-I", "/scope-test/fw"}, "/scope-test/project/src/main.cpp",
+      "scope-test", std::make_shared<clang::PCHContainerOperations>(),
+      clang::tooling::getClangStripDependencyFileAdjuster(),
+      {{"/scope-test/fw/fw.h", FrameworkHeader}});
+}
+
+TEST(AnalysisScope, WalkedDirectoriesLeaveTheFrameworkOut) {
+  std::unique_ptr<clang::ASTUnit> unit = parseProject();
+  ASSERT_TRUE(unit);
+  clang::ASTContext &ast = unit->getASTContext();
+  std::vector<std::string> all = namesOf(userTopLevelDeclarations(ast));
+  EXPECT_NE(std::find(all.begin(), all.end(), "fw"), all.end());
+  std::vector<std::string> walked =
+      namesOf(userTopLevelDeclarations(ast, {"/scope-test/project"}));
+  EXPECT_EQ(std::find(walked.begin(), walked.end(), "fw"), walked.end());
+  EXPECT_NE(std::find(walked.begin(), walked.end(), "run"), walked.end());
+  // The main file is walked wherever it lies.
+  walked = namesOf(userTopLevelDeclarations(ast, {"/elsewhere"}));
+  EXPECT_NE(std::find(walked.begin(), walked.end(), "run"), walked.end());
+}
+
+TEST(AnalysisScope, TheCallGraphPullsInWhatTheProjectCalls) {
+  std::unique_ptr<clang::ASTUnit> unit = parseProject();
+  ASSERT_TRUE(unit);
+  clang::ASTContext &ast = unit->getASTContext();
+  TranslationUnitInfo info;
+  info.mainFile = "/scope-test/project/src/main.cpp";
+  info.walkedDirectories = {"/scope-test/project"};
+  CheckOptions options;
+  TranslationUnitContext context(ast, info, options);
+  limitTraversalToUserCode(ast, info.walkedDirectories);
+  reach::TranslationUnitReach reach(context);
+  reach.build();
+  std::vector<std::string> pulled;
+  for (const clang::FunctionDecl *function : context.pulledFunctions())
+    pulled.push_back(function->getNameAsString());
+  std::sort(pulled.begin(), pulled.end());
+  EXPECT_EQ(pulled, (std::vector<std::string>{"called", "deeper", "each"}));
+  // The lambda the template calls is the project's: walked with run().
+  addToTraversalScope(ast, context.pulledFunctions());
+  struct Collector : am::MatchFinder::MatchCallback {
+    std::vector<std::string> names;
+    void run(const am::MatchFinder::MatchResult &result) override {
+      names.push_back(result.Nodes.getNodeAs<clang::FunctionDecl>("f")->getNameAsString());
+    }
+  } collector;
+  am::MatchFinder finder;
+  finder.addMatcher(am::callExpr(am::callee(am::functionDecl().bind("f"))), &collector);
+  finder.matchAST(ast);
+  auto seen = [&](const char *name) {
+    return std::count(collector.names.begin(), collector.names.end(), name);
+  };
+  EXPECT_EQ(seen("deeper"), 1) << "the call in fw::called was not matched once";
+  EXPECT_EQ(seen("operator()"), 1) << "the call in fw::each<lambda> was not matched once";
+}
+
+TEST(AnalysisScope, WithoutWalkedDirectoriesNothingIsPulled) {
+  std::unique_ptr<clang::ASTUnit> unit = parseProject();
+  ASSERT_TRUE(unit);
+  clang::ASTContext &ast = unit->getASTContext();
+  TranslationUnitInfo info;
+  info.mainFile = "/scope-test/project/src/main.cpp";
+  CheckOptions options;
+  TranslationUnitContext context(ast, info, options);
+  limitTraversalToUserCode(ast);
+  reach::TranslationUnitReach reach(context);
+  reach.build();
+  EXPECT_TRUE(context.pulledFunctions().empty());
 }
 
 } // namespace
