@@ -72,6 +72,20 @@ public:
   /// calls and address-taken functions are recorded as everywhere.
   bool outsideScope = false;
 
+  /// In a system header only a template instantiation can call or write
+  /// what the user's code declares (a lambda given to std::for_each, a
+  /// member std::swap writes); a non-template function or a template's
+  /// pattern there knows nothing of it, and the user's functions with
+  /// external linkage have no visible callers anyway. Their bodies are
+  /// left unread (on a preamble, reading them deserializes them).
+  bool TraverseDecl(clang::Decl *decl) {
+    if (outsideScope)
+      if (auto *function = llvm::dyn_cast_or_null<clang::FunctionDecl>(decl))
+        if (function->doesThisDeclarationHaveABody() && !function->isTemplateInstantiation())
+          return true;
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+
   bool VisitCallExpr(clang::CallExpr *call) {
     calleeRefs_.insert(call->getCallee()->IgnoreParenImpCasts());
     const clang::FunctionDecl *callee = call->getDirectCallee();
