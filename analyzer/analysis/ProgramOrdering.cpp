@@ -1,0 +1,344 @@
+#include "analyzer/analysis/ProgramOrdering.h"
+
+#include "llvm/Support/Path.h"
+
+namespace streamlint::ordering {
+
+namespace {
+
+std::string shortPoint(const SourcePoint &p) {
+  return llvm::sys::path::filename(p.file).str() + ":" + std::to_string(p.line);
+}
+
+} // namespace
+
+ProgramOrdering::ProgramOrdering(const OrderingFacts &facts) {
+  for (const OrderedFunction &f : facts.functions) {
+    functions_[f.usr] = &f;
+    hasMain_ = hasMain_ || f.isMain;
+  }
+  for (const OrderedCall &c : facts.calls)
+    callsTo_[c.callee].push_back(&c);
+  addressTaken_.insert(facts.addressTaken.begin(), facts.addressTaken.end());
+  for (const StreamWrite &w : facts.writes)
+    writes_[w.variable].push_back(&w.value);
+  streamCreations_ = facts.streamCreations;
+  hostThreads_ = facts.hostThreads;
+}
+
+std::string ProgramOrdering::perThreadProblem() const {
+  if (!hostThreads_.empty())
+    return "the program starts host threads (" + hostThreads_.front() +
+           "): each has its own per-thread default stream, where the legacy stream "
+           "ordered all of their work";
+  if (streamCreations_.empty())
+    return "the program creates no stream: all of its work is on the legacy stream, "
+           "and moving it off is a design decision";
+  return "";
+}
+
+int ProgramOrdering::onlyParameter(const std::string &usr) const {
+  auto found = functions_.find(usr);
+  return found == functions_.end() ? -1 : found->second->onlyParameter;
+}
+
+std::string ProgramOrdering::openReason(const std::string &usr) const {
+  auto found = functions_.find(usr);
+  if (found == functions_.end())
+    return "its definition is not in the analyzed program";
+  const OrderedFunction &f = *found->second;
+  if (f.isMain)
+    return "";
+  if (!f.openBecause.empty())
+    return f.openBecause;
+  if (addressTaken_.count(usr))
+    return "its address is taken, so it may be called through a pointer";
+  if (!hasMain_)
+    return "the analyzed program defines no main, so code outside it may call it";
+  if (!callsTo_.count(usr))
+    return "no call of it is in the analyzed program";
+  return "";
+}
+
+bool ProgramOrdering::isMain(const std::string &usr) const {
+  auto found = functions_.find(usr);
+  return found != functions_.end() && found->second->isMain;
+}
+
+unsigned ProgramOrdering::pending(const std::string &usr, bool narrow, int parameter,
+                                  std::string &why) {
+  std::set<std::string> visiting;
+  return pendingOf(usr, narrow, parameter, why, visiting);
+}
+
+unsigned ProgramOrdering::next(const std::string &usr, std::string &why) {
+  std::set<std::string> visiting;
+  return nextOf(usr, why, visiting);
+}
+
+Blocking ProgramOrdering::parameterBlocking(const std::string &usr, int parameter,
+                                            std::string &why) {
+  std::set<std::string> visiting;
+  return parameterOf(usr, parameter, why, visiting);
+}
+
+bool ProgramOrdering::passesOnlyLegacy(const std::string &usr, int parameter, unsigned depth) {
+  auto calls = callsTo_.find(usr);
+  if (depth > 16 || calls == callsTo_.end() || calls->second.empty() || !openReason(usr).empty())
+    return false;
+  for (const OrderedCall *call : calls->second) {
+    auto argument = call->streams.find(parameter);
+    if (argument == call->streams.end())
+      return false;
+    const StreamSource &source = argument->second;
+    if (source.kind == StreamSource::CallerParameter) {
+      if (!passesOnlyLegacy(call->caller, source.parameter, depth + 1))
+        return false;
+    } else if (source.kind != StreamSource::Known || source.spelled != "0") {
+      return false;
+    }
+  }
+  return true;
+}
+
+Blocking ProgramOrdering::variableBlocking(const std::string &variable, std::string &why) {
+  std::set<std::string> visiting;
+  return variableOf(variable, why, visiting);
+}
+
+unsigned ProgramOrdering::pendingOf(const std::string &usr, bool narrow, int parameter,
+                                    std::string &why, std::set<std::string> &visiting) {
+  if (isMain(usr))
+    return NothingPending;
+  if (std::string open = openReason(usr); !open.empty()) {
+    why = open;
+    return OtherPending;
+  }
+  if (!visiting.insert(usr).second) {
+    why = "it is called recursively";
+    return OtherPending;
+  }
+  unsigned worst = NothingPending;
+  for (const OrderedCall *call : callsTo_[usr]) {
+    unsigned here = narrow ? call->pendingNarrow : call->pendingMove;
+    std::string reason = here ? "its call at " + shortPoint(call->site) + " (in '" +
+                                    call->callerName + "') follows " + call->pendingWhat
+                              : "";
+    for (int other : call->pendingOnParameters)
+      if (other != parameter && here < OtherPending) {
+        here = OtherPending;
+        reason = "its call at " + shortPoint(call->site) + " (in '" + call->callerName +
+                 "') follows work on the stream it passes as another argument";
+      }
+    for (const std::string &earlier : call->pendingCalls) {
+      std::set<std::string> seen;
+      unsigned left = leaves(earlier, narrow, seen);
+      if (left > here) {
+        here = left;
+        reason = "its call at " + shortPoint(call->site) + " (in '" + call->callerName +
+                 "') follows a call of '" + nameOf(earlier) +
+                 "', which returns with work still pending";
+      }
+    }
+    if (narrow)
+      for (const std::string &earlier : call->coveredCalls) {
+        std::set<std::string> visiting;
+        if (here < OtherPending && !blockingOnly(earlier, visiting)) {
+          here = OtherPending;
+          reason =
+              "its call at " + shortPoint(call->site) + " (in '" + call->callerName +
+              "') follows a call of '" + nameOf(earlier) +
+              "', which may return with work pending that the caller's copy to the host did not "
+              "wait for (on a stream not known to be blocking, or on another device)";
+        }
+      }
+    if (call->pendingReachesEntry) {
+      std::string upstream;
+      auto passed = call->streams.find(parameter);
+      int upward =
+          passed != call->streams.end() && passed->second.kind == StreamSource::CallerParameter
+              ? passed->second.parameter
+              : -1;
+      unsigned above = pendingOf(call->caller, narrow, upward, upstream, visiting);
+      if (above > here) {
+        here = above;
+        reason = "'" + call->callerName + "', which calls it at " + shortPoint(call->site) +
+                 ", is itself called with work pending: " + upstream;
+      }
+    }
+    if (here > worst) {
+      worst = here;
+      why = reason;
+    }
+  }
+  visiting.erase(usr);
+  return worst;
+}
+
+unsigned ProgramOrdering::nextOf(const std::string &usr, std::string &why,
+                                 std::set<std::string> &visiting) {
+  if (isMain(usr))
+    return NextWaits;
+  if (std::string open = openReason(usr); !open.empty()) {
+    why = open;
+    return NextDepends;
+  }
+  if (!visiting.insert(usr).second) {
+    why = "it is called recursively";
+    return NextDepends;
+  }
+  unsigned worst = NextWaits;
+  for (const OrderedCall *call : callsTo_[usr]) {
+    unsigned here = call->next;
+    std::string reason = "after its call at " + shortPoint(call->site) + " (in '" +
+                         call->callerName + "') comes " + call->nextWhat;
+    bool decided = false;
+    for (const std::string &later : call->nextCalls) {
+      std::set<std::string> seen;
+      auto [level, decides] = firstOf(later, seen);
+      if (level > here) {
+        here = level;
+        reason = "after its call at " + shortPoint(call->site) + " (in '" + call->callerName +
+                 "') comes a call of '" + nameOf(later) + "', which relies on the legacy stream";
+      }
+      if (decides) {
+        decided = true;
+        break;
+      }
+    }
+    if (call->nextReachesReturn && !decided) {
+      std::string downstream;
+      unsigned below = nextOf(call->caller, downstream, visiting);
+      if (below > here) {
+        here = below;
+        reason = "'" + call->callerName + "' returns after calling it at " +
+                 shortPoint(call->site) + ", and " + downstream;
+      }
+    }
+    if (here > worst) {
+      worst = here;
+      why = reason;
+    }
+  }
+  visiting.erase(usr);
+  return worst;
+}
+
+std::string ProgramOrdering::nameOf(const std::string &usr) const {
+  auto found = functions_.find(usr);
+  return found == functions_.end() ? usr : found->second->name;
+}
+
+unsigned ProgramOrdering::leaves(const std::string &usr, bool narrow,
+                                 std::set<std::string> &seen) const {
+  auto found = functions_.find(usr);
+  if (found == functions_.end() || !seen.insert(usr).second)
+    return OtherPending;
+  const OrderedFunction &f = *found->second;
+  unsigned level = narrow ? f.leavesNarrow : f.leavesMove;
+  for (const std::string &callee : f.leavesCalls)
+    level = std::max(level, leaves(callee, narrow, seen));
+  if (narrow)
+    for (const std::string &callee : f.leavesCoveredCalls) {
+      std::set<std::string> visiting;
+      if (!blockingOnly(callee, visiting))
+        level = OtherPending;
+    }
+  return level;
+}
+
+bool ProgramOrdering::blockingOnly(const std::string &usr, std::set<std::string> &visiting) const {
+  return leavesOnlyBlockingWork(functions_, usr, visiting);
+}
+
+std::pair<unsigned, bool> ProgramOrdering::firstOf(const std::string &usr,
+                                                   std::set<std::string> &seen) const {
+  auto found = functions_.find(usr);
+  if (found == functions_.end() || !seen.insert(usr).second)
+    return {NextDepends, true};
+  const OrderedFunction &f = *found->second;
+  unsigned level = f.first;
+  for (const std::string &callee : f.firstCalls) {
+    auto [inner, decides] = firstOf(callee, seen);
+    level = std::max(level, inner);
+    if (decides)
+      return {level, true};
+  }
+  return {level, f.firstDecides};
+}
+
+Blocking ProgramOrdering::sourceBlocking(const StreamSource &source, const OrderedCall *call,
+                                         std::string &why, std::set<std::string> &visiting) {
+  switch (source.kind) {
+  case StreamSource::Known:
+    if (source.blocking == Blocking::Unknown)
+      why = "'" + source.spelled + "'" +
+            (call ? " passed at " + shortPoint(call->site) : std::string()) +
+            " is not created by cudaStreamCreate* where it is declared";
+    return source.blocking;
+  case StreamSource::CallerParameter:
+    return call ? parameterOf(call->caller, source.parameter, why, visiting) : Blocking::Unknown;
+  case StreamSource::Variable:
+    return variableOf(source.variable, why, visiting);
+  }
+  return Blocking::Unknown;
+}
+
+Blocking ProgramOrdering::join(std::optional<Blocking> &seen, Blocking one) {
+  if (!seen)
+    seen = one;
+  else if (*seen != one)
+    seen = Blocking::Unknown;
+  return *seen;
+}
+
+Blocking ProgramOrdering::parameterOf(const std::string &usr, int parameter, std::string &why,
+                                      std::set<std::string> &visiting) {
+  if (std::string open = openReason(usr); !open.empty()) {
+    why = "its function may be called from outside the program (" + open + ")";
+    return Blocking::Unknown;
+  }
+  std::string key = usr + "#" + std::to_string(parameter);
+  if (!visiting.insert(key).second) {
+    why = "it is passed on recursively";
+    return Blocking::Unknown;
+  }
+  std::optional<Blocking> seen;
+  for (const OrderedCall *call : callsTo_[usr]) {
+    auto argument = call->streams.find(parameter);
+    if (argument == call->streams.end()) {
+      why = "the call at " + shortPoint(call->site) + " passes no stream there";
+      seen = Blocking::Unknown;
+      break;
+    }
+    if (join(seen, sourceBlocking(argument->second, call, why, visiting)) == Blocking::Unknown) {
+      if (why.empty())
+        why = "its callers pass both blocking and non-blocking streams";
+      break;
+    }
+  }
+  visiting.erase(key);
+  return seen.value_or(Blocking::Unknown);
+}
+
+Blocking ProgramOrdering::variableOf(const std::string &variable, std::string &why,
+                                     std::set<std::string> &visiting) {
+  auto found = writes_.find(variable);
+  if (found == writes_.end()) {
+    why = "no write of it is in the analyzed program";
+    return Blocking::Unknown;
+  }
+  if (!visiting.insert(variable).second)
+    return Blocking::Unknown;
+  std::optional<Blocking> seen;
+  for (const StreamSource *source : found->second)
+    if (join(seen, sourceBlocking(*source, nullptr, why, visiting)) == Blocking::Unknown) {
+      if (why.empty())
+        why = "it is created both blocking and non-blocking";
+      break;
+    }
+  visiting.erase(variable);
+  return seen.value_or(Blocking::Unknown);
+}
+
+} // namespace streamlint::ordering

@@ -1,0 +1,88 @@
+#pragma once
+// The whole program's callers, stream writes and openness as the ordering
+// facts of every TU show them (OrderingSummary.h), with memoized answers:
+// what callers have pending when they call a function, what they do first
+// after it returns, whether the streams they pass are blocking. The
+// questions resolveConditionalFixes() asks of a ConditionalFix.
+
+#include "analyzer/analysis/CalleeLeaves.h"
+#include "analyzer/analysis/OrderingSummary.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace streamlint::ordering {
+
+/// The program's callers, stream writes and openness, with memoized answers.
+class ProgramOrdering {
+public:
+  explicit ProgramOrdering(const OrderingFacts &facts);
+
+  /// Why the per-thread default stream cannot stand in for the legacy
+  /// stream in this program; "" when it can.
+  std::string perThreadProblem() const;
+
+  /// The stream parameter all of `usr`'s own work is on; -1 if none.
+  int onlyParameter(const std::string &usr) const;
+
+  /// Why code outside the program may call `usr`; "" when only the
+  /// program's own calls can.
+  std::string openReason(const std::string &usr) const;
+
+  bool isMain(const std::string &usr) const;
+
+  /// The most any caller has pending when it calls `usr`.
+  /// `parameter`: the fix's target is this parameter of `usr` (-1: not a
+  /// parameter): callers' pending work on the stream they pass there is
+  /// waited for by the moved work or the narrowed wait.
+  unsigned pending(const std::string &usr, bool narrow, int parameter, std::string &why);
+  /// The most any caller needs after `usr` returns.
+  unsigned next(const std::string &usr, std::string &why);
+  Blocking parameterBlocking(const std::string &usr, int parameter, std::string &why);
+  /// Whether every call of `usr` passes the legacy stream (0, NULL,
+  /// cudaStreamLegacy, an omitted default) for `parameter`, directly or
+  /// through its callers' parameters.
+  bool passesOnlyLegacy(const std::string &usr, int parameter, unsigned depth = 0);
+
+  Blocking variableBlocking(const std::string &variable, std::string &why);
+
+private:
+  unsigned pendingOf(const std::string &usr, bool narrow, int parameter, std::string &why,
+                     std::set<std::string> &visiting);
+
+  unsigned nextOf(const std::string &usr, std::string &why, std::set<std::string> &visiting);
+
+  std::string nameOf(const std::string &usr) const;
+
+  /// What `usr`'s own work and its callees' leave pending at its return.
+  unsigned leaves(const std::string &usr, bool narrow, std::set<std::string> &seen) const;
+
+  bool blockingOnly(const std::string &usr, std::set<std::string> &visiting) const;
+
+  /// What `usr` does first (a level) and whether that decides.
+  std::pair<unsigned, bool> firstOf(const std::string &usr, std::set<std::string> &seen) const;
+
+  Blocking sourceBlocking(const StreamSource &source, const OrderedCall *call,
+                          std::string &why, std::set<std::string> &visiting);
+
+  static Blocking join(std::optional<Blocking> &seen, Blocking one);
+
+  Blocking parameterOf(const std::string &usr, int parameter, std::string &why,
+                       std::set<std::string> &visiting);
+
+  Blocking variableOf(const std::string &variable, std::string &why,
+                      std::set<std::string> &visiting);
+
+  FunctionsByUsr functions_;
+  std::map<std::string, std::vector<const OrderedCall *>> callsTo_;
+  std::set<std::string> addressTaken_;
+  std::map<std::string, std::vector<const StreamSource *>> writes_;
+  bool hasMain_ = false;
+  std::vector<std::string> streamCreations_, hostThreads_;
+};
+
+} // namespace streamlint::ordering
