@@ -1,11 +1,11 @@
 #include "analyzer/analysis/AnalysisScope.h"
 
+#include "analyzer/analysis/TranslationUnitContext.h"
 #include "analyzer/support/Paths.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/Path.h"
 
 namespace streamlint {
 
@@ -28,15 +28,11 @@ public:
 
 private:
   bool underDirectories(clang::FileID file) const {
-    auto entry = sources_.getFileEntryRefForID(file);
-    if (!entry)
+    std::string path = absoluteFileName(sources_, file);
+    if (path.empty())
       return true; // a built-in or command-line buffer
-    // The path findings name (TranslationUnitContext::point).
-    llvm::SmallString<256> path(entry->getName());
-    sources_.getFileManager().makeAbsolutePath(path);
-    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
     for (const std::string &directory : directories_)
-      if (pathUnderBase(std::string(path), directory))
+      if (pathUnderBase(path, directory))
         return true;
     return false;
   }

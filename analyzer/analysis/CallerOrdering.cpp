@@ -478,15 +478,11 @@ void collectOrderingFacts(TranslationUnitContext &context, bool libraryTarget,
   // facts.fixes (the TU's conditional fixes) name callees whose summaries
   // the whole-program pass reads.
   FactsCollector collector(context, libraryTarget, facts);
-  if (context.info().walkedDirectories.empty()) {
-    collector.TraverseDecl(context.ast().getTranslationUnitDecl());
-  } else {
-    // The project's code and the library functions it calls, which the
-    // scope names (AnalysisScope.h).
-    for (clang::Decl *decl : context.ast().getTraversalScope())
-      if (!traversedThroughItsExpression(*decl))
-        collector.TraverseDecl(decl);
-  }
+  // What the scope names (AnalysisScope.h): the user's code, or the
+  // project's and the library functions it calls; the whole TU when unset.
+  for (clang::Decl *decl : context.ast().getTraversalScope())
+    if (!traversedThroughItsExpression(*decl))
+      collector.TraverseDecl(decl);
   collector.finish();
 }
 

@@ -17,20 +17,25 @@ TranslationUnitContext::TranslationUnitContext(clang::ASTContext &ast,
                                                const CheckOptions &options)
     : ast_(ast), info_(std::move(info)), options_(options) {}
 
+std::string absoluteFileName(const clang::SourceManager &sm, clang::FileID file) {
+  auto entry = sm.getFileEntryRefForID(file);
+  if (!entry)
+    return "";
+  llvm::SmallString<256> path(entry->getName());
+  sm.getFileManager().makeAbsolutePath(path);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  return std::string(path);
+}
+
 SourcePoint TranslationUnitContext::point(clang::SourceLocation location) const {
   SourcePoint result;
   if (location.isInvalid())
     return result;
   const clang::SourceManager &sm = sources();
   clang::SourceLocation expansion = sm.getExpansionLoc(location);
-  clang::FileID file = sm.getFileID(expansion);
-  auto entry = sm.getFileEntryRefForID(file);
-  if (!entry)
+  result.file = absoluteFileName(sm, sm.getFileID(expansion));
+  if (result.file.empty())
     return result;
-  llvm::SmallString<256> path(entry->getName());
-  sm.getFileManager().makeAbsolutePath(path);
-  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-  result.file = std::string(path);
   result.line = sm.getExpansionLineNumber(expansion);
   result.column = sm.getExpansionColumnNumber(expansion);
   return result;

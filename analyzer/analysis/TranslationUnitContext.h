@@ -43,6 +43,10 @@ struct TranslationUnitInfo {
   std::vector<std::string> walkedDirectories;
 };
 
+/// The absolute, dot-free path of `file`, as findings name it; "" for a
+/// buffer that is no file (built-ins, the command line).
+std::string absoluteFileName(const clang::SourceManager &sm, clang::FileID file);
+
 /// The AST of one TU, its facts and options, and the findings reported on it.
 class TranslationUnitContext {
 public:
