@@ -41,12 +41,20 @@ void copy(float *pinned) {
 }
 )";
 
-std::unique_ptr<clang::ASTUnit> parse() {
+/// `code` as `file`, with one header `headerPath` found through `includeFlag`.
+std::unique_ptr<clang::ASTUnit> parseWith(const char *code, const char *file,
+                                          const char *includeFlag, const char *headerPath,
+                                          const char *header) {
+  std::string directory(llvm::StringRef(headerPath).rsplit('/').first);
   return clang::tooling::buildASTFromCodeWithArgs(
-      MainFile, {"-std=c++17", "-isystem", "/scope-test/include"}, "/scope-test/main.cpp",
-      "scope-test", std::make_shared<clang::PCHContainerOperations>(),
-      clang::tooling::getClangStripDependencyFileAdjuster(),
-      {{"/scope-test/include/sysapply.h", SystemHeader}});
+      code, {"-std=c++17", includeFlag, directory}, file, "scope-test",
+      std::make_shared<clang::PCHContainerOperations>(),
+      clang::tooling::getClangStripDependencyFileAdjuster(), {{headerPath, header}});
+}
+
+std::unique_ptr<clang::ASTUnit> parse() {
+  return parseWith(MainFile, "/scope-test/main.cpp", "-isystem",
+                   "/scope-test/include/sysapply.h", SystemHeader);
 }
 
 std::vector<std::string> namesOf(const std::vector<clang::Decl *> &decls) {
@@ -142,11 +150,8 @@ void run(float *d, int n) {
 )";
 
 std::unique_ptr<clang::ASTUnit> parseProject() {
-  return clang::tooling::buildASTFromCodeWithArgs(
-      ProjectFile, {"-std=c++17", "-I", "/scope-test/fw"}, "/scope-test/project/src/main.cpp",
-      "scope-test", std::make_shared<clang::PCHContainerOperations>(),
-      clang::tooling::getClangStripDependencyFileAdjuster(),
-      {{"/scope-test/fw/fw.h", FrameworkHeader}});
+  return parseWith(ProjectFile, "/scope-test/project/src/main.cpp", "-I",
+                   "/scope-test/fw/fw.h", FrameworkHeader);
 }
 
 TEST(AnalysisScope, WalkedDirectoriesLeaveTheFrameworkOut) {
