@@ -116,8 +116,11 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
                   bool lastBatch) {
   results.resize(units.size());
   std::unique_ptr<index::PreambleStore> preambles;
-  if (index && options.preambles)
+  std::vector<std::vector<std::string>> sharedPrefixes(units.size());
+  if (index && options.preambles) {
     preambles = std::make_unique<index::PreambleStore>(*index, options.preambleLimitBytes);
+    sharedPrefixes = sharedPrefixesOf(units, options);
+  }
   unsigned jobs = options.jobs ? options.jobs
                                : std::max(1u, std::thread::hardware_concurrency());
   llvm::StdThreadPool pool(llvm::hardware_concurrency(jobs));
@@ -132,7 +135,7 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
       bool skip = units[i].reported ? options.skipTranslationUnitsWithoutCuda
                                     : options.skipContextWithoutCuda;
       results[i] = analyzePlannedUnit(units[i], skip, options, registry, index,
-                                      preambles.get(), onlyUnit);
+                                      preambles.get(), onlyUnit, sharedPrefixes[i]);
       const PlannedUnit &unit = units[i];
       progress.finished(unit.substituteFile.empty() ? unit.entry.file : unit.substituteFile,
                         results[i].fromIndex, results[i].outcome.skippedWithoutCuda);

@@ -23,6 +23,10 @@ struct PreambleRequest {
   /// (sharedPreambleKey: tool, command without the main file, its directory,
   /// toolchain, in-memory files).
   std::string parseKey;
+  /// The leading directives of the prefix this TU shares with others
+  /// (sharedPrefixesOf): its preamble is theirs, built from them alone.
+  /// Empty: its own whole prefix.
+  std::vector<std::string> sharedPrefix;
 };
 
 /// What a parse did with a preamble.

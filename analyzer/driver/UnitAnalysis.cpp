@@ -2,12 +2,15 @@
 
 #include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/driver/CudaUsageScan.h"
+#include "analyzer/driver/SharedPrefix.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cstdlib>
+#include <map>
 // GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer).
 #if defined(__SANITIZE_ADDRESS__)
 #define STREAMLINT_UNDER_ASAN 1
@@ -169,6 +172,36 @@ std::string sharedPreambleKey(const ClangInvocation &invocation, const Toolchain
   return index::keyOf(parts);
 }
 
+std::vector<std::vector<std::string>> sharedPrefixesOf(const std::vector<PlannedUnit> &units,
+                                                       const AnalyzerOptions &options) {
+  std::map<std::string, std::vector<size_t>> groups; // by preamble key
+  std::vector<std::vector<PrefixDirective>> directives(units.size());
+  for (size_t i = 0; i < units.size(); ++i) {
+    Toolchain toolchain = locateToolchain(&units[i].entry);
+    ClangInvocation invocation = invocationFor(units[i], toolchain, options.translate);
+    llvm::SmallString<256> path(invocation.file);
+    llvm::sys::path::make_absolute(invocation.directory, path);
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      continue; // its parse reports it
+    // The whole file: the directives stop at its first declaration.
+    directives[i] = shareableDirectives((*buffer)->getBuffer(), (*buffer)->getBufferSize());
+    if (!directives[i].empty())
+      groups[sharedPreambleKey(invocation, toolchain)].push_back(i);
+  }
+  std::vector<std::vector<std::string>> shared(units.size());
+  for (const auto &[key, members] : groups) {
+    std::vector<std::vector<PrefixDirective>> prefixes;
+    for (size_t member : members)
+      prefixes.push_back(directives[member]);
+    std::vector<std::vector<std::string>> common = sharedDirectivesOf(prefixes);
+    for (size_t k = 0; k < members.size(); ++k)
+      shared[members[k]] = std::move(common[k]);
+  }
+  return shared;
+}
+
 std::string unitKey(const ClangInvocation &invocation, const Toolchain &toolchain,
                     const EffectiveConfig &config) {
   std::vector<std::string> parts = {unitParseKey(invocation, toolchain)};
@@ -185,7 +218,8 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               const AnalyzerOptions &options,
                               const CheckRegistry &registry,
                               index::ProjectIndex *index,
-                              index::PreambleStore *preambles, bool lastOfProcess) {
+                              index::PreambleStore *preambles, bool lastOfProcess,
+                              const std::vector<std::string> &sharedPrefix) {
   UnitResult result;
   auto analyze = [&] {
     StreamlintStep step("preparing the translation unit");
@@ -218,6 +252,7 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
     if (preambles) {
       preamble.store = preambles;
       preamble.parseKey = sharedPreambleKey(invocation, toolchain);
+      preamble.sharedPrefix = sharedPrefix;
     }
     PreambleUse used;
     // The last TU's AST is left to the exit, as clang's -fsyntax-only

@@ -27,7 +27,15 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               const CheckRegistry &registry,
                               index::ProjectIndex *index,
                               index::PreambleStore *preambles = nullptr,
-                              bool lastOfProcess = false);
+                              bool lastOfProcess = false,
+                              const std::vector<std::string> &sharedPrefix = {});
+
+/// For each of `units`, the leading directives of its include prefix that
+/// it shares with another unit whose preamble key (sharedPreambleKey)
+/// agrees, the longest such; empty where none (SharedPrefix.h). A preamble
+/// of those directives alone serves all of them.
+std::vector<std::vector<std::string>> sharedPrefixesOf(const std::vector<PlannedUnit> &units,
+                                                       const AnalyzerOptions &options);
 
 /// Analyzes units[first..] in parallel (options.jobs) into results[first..]
 /// (`results` is resized to `units`). `index` may be null; with one and

@@ -12,6 +12,8 @@
 # preamble: a.cu and b.cu here; a macro of a shared prefix expanded in each
 # body, and a quoted include of the same text in another directory (another
 # header, so not shared); scratch PCHs left by a killed run are removed.
+# TUs whose prefixes begin with the same #includes but differ in comments
+# and in what follows share a preamble of those #includes.
 . "$(dirname "$0")/lib.sh"
 STUB="$SRC/testdata/stub"
 FLAGS="-x cuda -std=c++17 --cuda-host-only -nocudainc -nocudalib -isystem $STUB"
@@ -230,5 +232,81 @@ done
 echo "// edited" >>"$P/y.cu"
 run shared_body_edit
 expect_preambles shared_body_edit 1 0
+
+# TUs whose prefixes differ in their comments and in what follows their
+# common #includes share one preamble of those #includes alone; each parses
+# the rest of its prefix with its body. The reports, lines included, are
+# byte-identical to a run without preambles (run compares them).
+P=$WORK/directives
+INDEX=$WORK/directives-index
+mkdir -p "$P"
+cat >"$P/common.cuh" <<'CU'
+#pragma once
+#include <cuda_runtime.h>
+#define COMMON_LAUNCH(k, p) k<<<1, 1>>>(p)
+__global__ void commonKernel(float *p);
+inline void commonLaunch(float *p) { commonKernel<<<1, 1>>>(p); }
+CU
+cat >"$P/extra.cuh" <<'CU'
+#pragma once
+inline void extraSync() { cudaDeviceSynchronize(); }
+CU
+cat >"$P/u.cu" <<'CU'
+// u.cu: a file comment of one line.
+#include <cuda_runtime.h>
+#include "common.cuh"  // the shared kernels
+#include "extra.cuh"
+#define BLOCK 256
+
+__global__ void fill_u(float *p) { p[0] = BLOCK; }
+void launch_u(float *p) {
+  COMMON_LAUNCH(fill_u, p);
+  commonLaunch(p);
+  extraSync();
+}
+CU
+cat >"$P/v.cu" <<'CU'
+/*
+ * v.cu: a longer file comment,
+ * over several lines.
+ */
+
+#include <cuda_runtime.h>
+#include "common.cuh"
+#define BLOCK 128
+#include <cstddef>
+
+__global__ void fill_v(float *p) { p[0] = BLOCK; }
+void launch_v(float *p) {
+  COMMON_LAUNCH(fill_v, p);
+}
+CU
+python3 - "$P" "$FLAGS" >"$P/compile_commands.json" <<'PY'
+import json, sys
+p, flags = sys.argv[1:]
+print(json.dumps([{"directory": p, "file": f"{p}/{n}.cu", "command": f"clang++ {flags} -c {p}/{n}.cu"}
+                  for n in ("u", "v")]))
+PY
+run shared_directives
+expect_preambles shared_directives 1 1
+[ "$(ls "$INDEX"/preambles/*.pch | wc -l)" -eq 1 ] || fail "shared_directives: expected 1 preamble for u.cu and v.cu: $(ls "$INDEX"/preambles)"
+for name in u.cu v.cu common.cuh extra.cuh; do
+  [ "$(findings_in "directives/$name")" -gt 0 ] || fail "shared_directives: no finding in $name"
+done
+# What follows the shared #includes, edited: parsed with the body, on the
+# same preamble; so is another file comment.
+sed -i 's/#define BLOCK 256/#define BLOCK 512/' "$P/u.cu"
+sed -i 's/over several lines./over several lines, and one more\n * line./' "$P/v.cu"
+run shared_directives_tail_edit
+expect_preambles shared_directives_tail_edit 2 0
+# A shared header edited: one preamble rebuilt for both.
+echo 'inline void commonSync() { cudaDeviceSynchronize(); }' >>"$P/common.cuh"
+run shared_directives_header_edit
+expect_preambles shared_directives_header_edit 1 1
+# v.cu includes another header first: it shares nothing now, and parses
+# on its own prefix's preamble (u.cu, unchanged, comes from the index).
+sed -i 's|^#include <cuda_runtime.h>$|#include <cstdint>\n#include <cuda_runtime.h>|' "$P/v.cu"
+run shared_directives_diverged
+expect_preambles shared_directives_diverged 0 1
 
 finish

@@ -1,0 +1,111 @@
+// Which leading directives of a main file a shared preamble may stand for
+// (analyzer/driver/SharedPrefix.h), without clang parsing anything.
+#include "analyzer/driver/SharedPrefix.h"
+
+#include <gtest/gtest.h>
+
+namespace streamlint {
+namespace {
+
+std::vector<std::string> textsOf(const std::vector<PrefixDirective> &directives) {
+  std::vector<std::string> texts;
+  for (const PrefixDirective &directive : directives)
+    texts.push_back(directive.text);
+  return texts;
+}
+
+std::vector<std::string> directivesOf(llvm::StringRef text) {
+  return textsOf(shareableDirectives(text, text.size()));
+}
+
+TEST(SharedPrefix, CommentsAndBlankLinesAreNotDirectives) {
+  EXPECT_EQ(directivesOf("// Copyright\n/* a\n   block */\n\n#include <a.h>  // why\n"
+                         "  #  include \"b.h\" /* c */\nint x;\n"),
+            (std::vector<std::string>{"#include <a.h>", "#  include \"b.h\""}));
+}
+
+TEST(SharedPrefix, EndsAtTheFirstDefineOrDeclaration) {
+  EXPECT_EQ(directivesOf("#include <a.h>\n#define N 4\n#include <b.h>\n"),
+            std::vector<std::string>{"#include <a.h>"});
+  EXPECT_EQ(directivesOf("#include <a.h>\nint x;\n#include <b.h>\n"),
+            std::vector<std::string>{"#include <a.h>"});
+  EXPECT_TRUE(directivesOf("#define _USE_MATH_DEFINES\n#include <cmath>\n").empty());
+}
+
+TEST(SharedPrefix, DirectivesThatDependOnWhereTheyStandAreNotShared) {
+  EXPECT_EQ(directivesOf("#include <a.h>\n#if __LINE__ > 2\n#include <b.h>\n#endif\n"),
+            std::vector<std::string>{"#include <a.h>"});
+  EXPECT_EQ(directivesOf("#include <a.h>\n#include __FILE__\n"),
+            std::vector<std::string>{"#include <a.h>"});
+  EXPECT_EQ(directivesOf("#include <a.h>\n#line 40\n#include <b.h>\n"),
+            std::vector<std::string>{"#include <a.h>"});
+}
+
+TEST(SharedPrefix, AnIncludeWhoseNameRawLexingCannotReadEndsIt) {
+  // The preprocessor reads "a//b.h" as a name; a raw lexer as a comment.
+  EXPECT_EQ(directivesOf("#include <x.h>\n#include <a//b.h>\n#include <c.h>\n"),
+            std::vector<std::string>{"#include <x.h>"});
+  EXPECT_EQ(directivesOf("#include <x.h>\n#include /* c */ <c.h>\n"),
+            std::vector<std::string>{"#include <x.h>"});
+  EXPECT_EQ(directivesOf("#include <x.h>\n#include HEADER\n"),
+            std::vector<std::string>{"#include <x.h>"});
+}
+
+TEST(SharedPrefix, ConditionalsAreSharedWholeOnly) {
+  std::string text = "#include <a.h>\n#ifdef X\n#include <b.h>\n#endif\n#include <c.h>\n";
+  std::vector<PrefixDirective> directives = shareableDirectives(text, text.size());
+  ASSERT_EQ(directives.size(), 5u);
+  EXPECT_TRUE(directives[0].closesAll);
+  EXPECT_FALSE(directives[1].closesAll);
+  EXPECT_FALSE(directives[2].closesAll);
+  EXPECT_TRUE(directives[3].closesAll);
+  // Another file that diverges inside the #ifdef shares only the first.
+  std::string other = "#include <a.h>\n#ifdef X\n#include <d.h>\n#endif\n";
+  EXPECT_EQ(sharedLength(directives, shareableDirectives(other, other.size())), 1u);
+}
+
+TEST(SharedPrefix, EndIsPastTheLineOfTheLastSharedDirective) {
+  std::string text = "// one\n#include <a.h> // a\n#include <b.h>\nint x;\n";
+  std::optional<unsigned> end = sharedPrefixEnd(text, text.size(), {"#include <a.h>"});
+  ASSERT_TRUE(end);
+  EXPECT_EQ(text.substr(*end), "#include <b.h>\nint x;\n");
+  // A file that does not begin with them (edited since): no end.
+  EXPECT_FALSE(sharedPrefixEnd(text, text.size(), {"#include <b.h>"}));
+  EXPECT_FALSE(sharedPrefixEnd(text, text.size(), {}));
+  // Only within the prefix clang computed.
+  EXPECT_FALSE(sharedPrefixEnd(text, 10, {"#include <a.h>"}));
+}
+
+TEST(SharedPrefix, ABlockCommentRunningOnPastADirectiveEndsTheSharing) {
+  // "#include <b.h>" is on the first directive's logical line: neither is
+  // shared.
+  EXPECT_TRUE(directivesOf("#include <a.h> /* runs\n on */ #include <b.h>\n#include <c.h>\n")
+                  .empty());
+  // A comment running on to a line of its own ends that line.
+  std::string text = "#include <a.h> /* runs\n on */\n#include <c.h>\nint x;\n";
+  std::vector<PrefixDirective> directives = shareableDirectives(text, text.size());
+  ASSERT_EQ(textsOf(directives), (std::vector<std::string>{"#include <a.h>", "#include <c.h>"}));
+  EXPECT_EQ(text.substr(directives[0].end), "#include <c.h>\nint x;\n");
+}
+
+TEST(SharedPrefix, EachTuSharesWithTheOneThatSharesMost) {
+  auto of = [](llvm::StringRef text) { return shareableDirectives(text, text.size()); };
+  std::vector<std::vector<PrefixDirective>> prefixes = {
+      of("// file one\n#include <torch.h>\n#include <aten.h>\n#include <cublas.h>\nint a;\n"),
+      of("// file two, another comment\n#include <torch.h>\n#include <aten.h>\n"
+         "#include <runtime.h>\nint b;\n"),
+      of("#include <torch.h>\n#include <aten.h>\n#include <cublas.h>\n#define N 1\nint c;\n"),
+      of("#include <other.h>\nint d;\n"),
+      of("#pragma once\n#include <torch.h>\n")};
+  std::vector<std::vector<std::string>> shared = sharedDirectivesOf(prefixes);
+  using Texts = std::vector<std::string>;
+  EXPECT_EQ(shared[0], (Texts{"#include <torch.h>", "#include <aten.h>", "#include <cublas.h>"}));
+  EXPECT_EQ(shared[1], (Texts{"#include <torch.h>", "#include <aten.h>"}));
+  EXPECT_EQ(shared[2], shared[0]);
+  EXPECT_TRUE(shared[3].empty());
+  EXPECT_TRUE(shared[4].empty()); // a #pragma alone is no shared prefix
+  EXPECT_EQ(sharedPrefixText(shared[1]), "#include <torch.h>\n#include <aten.h>\n");
+}
+
+} // namespace
+} // namespace streamlint
