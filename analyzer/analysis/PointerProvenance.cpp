@@ -107,8 +107,11 @@ Provenance mergeProvenance(const Provenance &a, const Provenance &b) {
   return merged;
 }
 
-PointerProvenance::PointerProvenance(clang::ASTContext &ast)
-    : ast_(ast), index_(std::make_unique<ProvenanceIndex>(ast)) {}
+PointerProvenance::PointerProvenance(
+    clang::ASTContext &ast,
+    const std::optional<std::vector<const clang::FunctionDecl *>> *instantiations)
+    : ast_(ast), index_(std::make_unique<ProvenanceIndex>(
+                     ast, instantiations && *instantiations ? &**instantiations : nullptr)) {}
 PointerProvenance::~PointerProvenance() = default;
 
 Provenance PointerProvenance::of(const clang::Expr *pointer,

@@ -59,7 +59,11 @@ class ProvenanceIndex;
 
 class PointerProvenance {
 public:
-  explicit PointerProvenance(clang::ASTContext &ast);
+  /// `instantiations`: TranslationUnitInfo::instantiations (null or
+  /// nullopt: every library declaration is walked for them).
+  explicit PointerProvenance(
+      clang::ASTContext &ast,
+      const std::optional<std::vector<const clang::FunctionDecl *>> *instantiations = nullptr);
   ~PointerProvenance();
 
   /// The memory `pointer` refers to when evaluated at `use` (the statement

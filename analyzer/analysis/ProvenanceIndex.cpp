@@ -1,5 +1,6 @@
 #include "analyzer/analysis/ProvenanceIndex.h"
 #include "analyzer/analysis/AnalysisScope.h"
+#include "analyzer/analysis/InstantiationArguments.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 #include "api/CudaApiTable.h"
@@ -78,13 +79,26 @@ public:
   /// pattern there knows nothing of it, and the user's functions with
   /// external linkage have no visible callers anyway. Their bodies are
   /// left unread (on a preamble, reading them deserializes them).
+  ///
+  /// Nor is an instantiation read unless one of its template arguments
+  /// names a declaration of the scope: what else it calls or writes is the
+  /// library's own (on a preamble that instantiated its headers' templates,
+  /// reading those deserialized them: on the torch extension 4.8 s and
+  /// 300 MiB).
   bool TraverseDecl(clang::Decl *decl) {
     if (outsideScope)
       if (auto *function = llvm::dyn_cast_or_null<clang::FunctionDecl>(decl))
-        if (function->doesThisDeclarationHaveABody() && !function->isTemplateInstantiation())
+        if (function->doesThisDeclarationHaveABody() &&
+            (!function->isTemplateInstantiation() ||
+             !instantiatedWith(*function, [this](const clang::Decl &named) {
+               return inScope(named);
+             })))
           return true;
     return RecursiveASTVisitor::TraverseDecl(decl);
   }
+
+  /// The top-level declarations of the traversal scope (ProvenanceIndex::build).
+  llvm::DenseSet<const clang::Decl *> scope;
 
   bool VisitCallExpr(clang::CallExpr *call) {
     calleeRefs_.insert(call->getCallee()->IgnoreParenImpCasts());
@@ -152,6 +166,17 @@ public:
   }
 
 private:
+  /// Whether `decl` is declared in the scope: inside one of its top-level
+  /// declarations (lexically: a namespace reopened in the user's file is
+  /// the user's).
+  bool inScope(const clang::Decl &decl) const {
+    const clang::Decl *outermost = &decl;
+    for (const clang::DeclContext *context = decl.getLexicalDeclContext();
+         context && !context->isTranslationUnit(); context = context->getLexicalParent())
+      outermost = llvm::cast<clang::Decl>(context);
+    return scope.contains(outermost);
+  }
+
   void add(const clang::ValueDecl *decl, ProvenanceIndex::Definition def) {
     index_.definitions_[decl].list.push_back(std::move(def));
   }
@@ -282,17 +307,34 @@ void ProvenanceIndex::build() {
   // project (AnalysisScope.h) is walked only where the scope names its
   // functions, those the project's code calls.
   const std::vector<clang::Decl *> &scope = ast_.getTraversalScope();
-  llvm::DenseSet<const clang::Decl *> inScope(scope.begin(), scope.end());
-  llvm::DenseSet<const clang::Decl *> topLevel;
+  llvm::DenseSet<const clang::Decl *> &inScope = builder.scope;
+  inScope.insert(scope.begin(), scope.end());
   const clang::SourceManager &sources = ast_.getSourceManager();
+  auto inSystemHeader = [&](const clang::Decl &decl) {
+    clang::SourceLocation location = decl.getLocation();
+    return location.isValid() && sources.isInSystemHeader(sources.getExpansionLoc(location));
+  };
+  if (instantiations_) {
+    // The parse's instantiations are known: the scope, then those of them
+    // in library headers; no other library declaration is read (on a
+    // preamble, reading them deserialized them).
+    for (clang::Decl *decl : scope)
+      if (!traversedThroughItsExpression(*decl))
+        builder.TraverseDecl(decl);
+    builder.outsideScope = true;
+    for (const clang::FunctionDecl *function : *instantiations_)
+      if (!inScope.count(function) && inSystemHeader(*function))
+        builder.TraverseDecl(const_cast<clang::FunctionDecl *>(function));
+    builder.outsideScope = false;
+    return;
+  }
+  llvm::DenseSet<const clang::Decl *> topLevel;
   for (clang::Decl *decl : ast_.getTranslationUnitDecl()->decls()) {
     topLevel.insert(decl);
     if (traversedThroughItsExpression(*decl))
       continue;
     builder.outsideScope = !inScope.count(decl);
-    clang::SourceLocation location = decl->getLocation();
-    if (builder.outsideScope && location.isValid() &&
-        !sources.isInSystemHeader(sources.getExpansionLoc(location)))
+    if (builder.outsideScope && !inSystemHeader(*decl))
       continue;
     builder.TraverseDecl(decl);
   }

@@ -37,7 +37,12 @@ public:
     bool escapes = false;
   };
 
-  explicit ProvenanceIndex(clang::ASTContext &ast) : ast_(ast) {}
+  /// `instantiations`: the function instantiations the parse made
+  /// (TranslationUnitInfo::instantiations), or null to find them by walking
+  /// every library declaration.
+  explicit ProvenanceIndex(clang::ASTContext &ast,
+                           const std::vector<const clang::FunctionDecl *> *instantiations = nullptr)
+      : ast_(ast), instantiations_(instantiations) {}
 
   /// Writes of a variable or member besides its initializer; null if none.
   const Definitions *definitions(const clang::ValueDecl *decl);
@@ -82,6 +87,7 @@ private:
   bool insideLoopAround(const clang::Stmt *def, const clang::Stmt *use) const;
 
   clang::ASTContext &ast_;
+  const std::vector<const clang::FunctionDecl *> *instantiations_;
   bool built_ = false;
   llvm::DenseMap<const clang::ValueDecl *, Definitions> definitions_;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> callers_;

@@ -41,6 +41,12 @@ struct TranslationUnitInfo {
   /// them, the main file, and the functions that code calls. Empty: all code
   /// outside system headers.
   std::vector<std::string> walkedDirectories;
+  /// The function template instantiations (and members of class template
+  /// specializations) whose bodies this parse instantiated, as clang hands
+  /// them to the AST consumer; nullopt when not recorded. Pointer
+  /// provenance reads those in library headers instead of walking every
+  /// library declaration (ProvenanceIndex::build).
+  std::optional<std::vector<const clang::FunctionDecl *>> instantiations;
 };
 
 /// The absolute, dot-free path of `file`, as findings name it; "" for a

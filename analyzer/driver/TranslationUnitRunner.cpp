@@ -156,6 +156,15 @@ class CheckConsumer : public clang::ASTConsumer {
 public:
   explicit CheckConsumer(const CheckRun &run) : run_(run) {}
 
+  /// Clang hands each function whose body it instantiated here too.
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    for (clang::Decl *decl : group)
+      if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl))
+        if (function->isTemplateInstantiation())
+          instantiations_.push_back(function);
+    return true;
+  }
+
   void HandleTranslationUnit(clang::ASTContext &ast) override {
     StreamlintStep step("running the checks");
     try {
@@ -201,6 +210,7 @@ private:
     info.perThreadDefaultStream = run_.invocation.perThreadDefaultStream;
     info.claimedSites = claimedSites(run_.registry, run_.selection);
     info.walkedDirectories = run_.invocation.walkedDirectories;
+    info.instantiations = std::move(instantiations_);
     TranslationUnitContext context(ast, info, run_.options);
     takeConditionalFixes(context); // none left by an earlier TU at this address
     reach::TranslationUnitReach reach(context);
@@ -260,6 +270,7 @@ private:
   }
 
   const CheckRun &run_;
+  std::vector<const clang::FunctionDecl *> instantiations_;
 };
 
 class CheckAction : public clang::ASTFrontendAction {
