@@ -314,10 +314,19 @@ void ProvenanceIndex::build() {
     clang::SourceLocation location = decl.getLocation();
     return location.isValid() && sources.isInSystemHeader(sources.getExpansionLoc(location));
   };
-  if (instantiations_) {
-    // The parse's instantiations are known: the scope, then those of them
-    // in library headers; no other library declaration is read (on a
-    // preamble, reading them deserialized them).
+  // The parse's instantiations are known: the scope, then those of them in
+  // library headers; no other library declaration is read (on a preamble,
+  // reading them deserialized them). Not when a declaration of the scope
+  // comes from the preamble (a project header in the include prefix): an
+  // instantiation the preamble made may name it, and is in no list.
+  // (Of the scope, the functions the call graph pulled in are the library's,
+  // and declarations without a location clang's own.)
+  bool scopeInPreamble = llvm::any_of(scope, [](const clang::Decl *decl) {
+    const clang::DeclContext *context = decl->getLexicalDeclContext();
+    return decl->isFromASTFile() && decl->getLocation().isValid() && context &&
+           context->isTranslationUnit();
+  });
+  if (instantiations_ && !scopeInPreamble) {
     for (clang::Decl *decl : scope)
       if (!traversedThroughItsExpression(*decl))
         builder.TraverseDecl(decl);
