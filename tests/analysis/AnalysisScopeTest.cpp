@@ -4,6 +4,7 @@
 // project's directories walked, a framework header's functions are walked
 // only where the project's code calls them.
 #include "analyzer/analysis/AnalysisScope.h"
+#include "analyzer/analysis/InstantiationArguments.h"
 #include "analyzer/analysis/PointerProvenance.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 #include "analyzer/config/CheckOptions.h"
@@ -127,6 +128,58 @@ TEST(AnalysisScope, ProvenanceStillSeesCallsFromSystemTemplates) {
   ASSERT_NE(lambdaCall, nullptr);
   // onOne(pinned) in copy() and f(p) in sys::apply<lambda, float>.
   EXPECT_EQ(calls, 2u);
+}
+
+/// The function instantiations of `ast` with a body, as clang hands them to
+/// the AST consumer while parsing (TranslationUnitInfo::instantiations).
+std::vector<const clang::FunctionDecl *> instantiationsOf(clang::ASTContext &ast) {
+  struct Collector : clang::RecursiveASTVisitor<Collector> {
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitFunctionDecl(clang::FunctionDecl *function) {
+      if (function->isTemplateInstantiation() && function->doesThisDeclarationHaveABody())
+        found.push_back(function);
+      return true;
+    }
+    std::vector<const clang::FunctionDecl *> found;
+  } collector;
+  collector.TraverseAST(ast);
+  return collector.found;
+}
+
+size_t lambdaCallsSeen(PointerProvenance &provenance) {
+  for (const auto &[callee, sites] : provenance.callsByCallee())
+    if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
+      if (method->getParent()->isLambda())
+        return sites.size();
+  return 0;
+}
+
+TEST(AnalysisScope, ProvenanceReadsTheParsesInstantiationsThatNameTheUsersCode) {
+  std::unique_ptr<clang::ASTUnit> unit = parse();
+  ASSERT_TRUE(unit);
+  clang::ASTContext &ast = unit->getASTContext();
+  std::optional<std::vector<const clang::FunctionDecl *>> recorded = instantiationsOf(ast);
+  limitTraversalToUserCode(ast);
+  ASSERT_EQ(recorded->size(), 1u); // sys::apply<lambda, float>
+  PointerProvenance provenance(ast, &recorded);
+  EXPECT_EQ(lambdaCallsSeen(provenance), 2u);
+  // Only the list is read: without it in the list, the system caller is
+  // not seen.
+  std::optional<std::vector<const clang::FunctionDecl *>> none =
+      std::vector<const clang::FunctionDecl *>{};
+  PointerProvenance withoutIt(ast, &none);
+  EXPECT_EQ(lambdaCallsSeen(withoutIt), 1u);
+  // sys::apply<lambda, float> names the lambda's class, declared in copy().
+  const clang::FunctionDecl &apply = *recorded->front();
+  EXPECT_TRUE(instantiatedWith(apply, [](const clang::Decl &decl) {
+    const auto *record = llvm::dyn_cast<clang::CXXRecordDecl>(&decl);
+    return record && record->isLambda();
+  }));
+  EXPECT_TRUE(instantiatedWith(apply, [](const clang::Decl &decl) {
+    const auto *function = llvm::dyn_cast<clang::FunctionDecl>(&decl);
+    return function && function->getNameAsString() == "copy";
+  }));
+  EXPECT_FALSE(instantiatedWith(apply, [](const clang::Decl &) { return false; }));
 }
 
 // A framework header under -I outside the project: a function the project
