@@ -4,6 +4,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
+#include <map>
 
 namespace streamlint {
 namespace {
@@ -175,6 +176,14 @@ sharedDirectivesOf(const std::vector<std::vector<PrefixDirective>> &prefixes) {
     for (size_t k = 0; k < longest; ++k)
       shared[i].push_back(prefixes[i][k].text);
   }
+  // A run no other TU takes builds a preamble for this TU alone: its whole
+  // prefix then costs as much to build and leaves less to parse each time.
+  std::map<std::vector<std::string>, unsigned> takers;
+  for (const std::vector<std::string> &directives : shared)
+    ++takers[directives];
+  for (std::vector<std::string> &directives : shared)
+    if (takers[directives] < 2)
+      directives.clear();
   return shared;
 }
 

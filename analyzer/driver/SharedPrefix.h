@@ -50,7 +50,8 @@ std::optional<unsigned> sharedPrefixEnd(llvm::StringRef buffer, unsigned prefixS
 
 /// For each of `prefixes` (the shareable directives of TUs whose preamble
 /// key agrees: same command, directory and toolchain), the directives it
-/// shares with the one that shares the most with it; empty if none.
+/// shares with the one that shares the most with it; empty if none, or if
+/// no other TU takes the same (its own whole prefix is then better).
 std::vector<std::vector<std::string>>
 sharedDirectivesOf(const std::vector<std::vector<PrefixDirective>> &prefixes);
 

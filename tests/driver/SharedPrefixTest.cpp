@@ -100,11 +100,18 @@ TEST(SharedPrefix, EachTuSharesWithTheOneThatSharesMost) {
   std::vector<std::vector<std::string>> shared = sharedDirectivesOf(prefixes);
   using Texts = std::vector<std::string>;
   EXPECT_EQ(shared[0], (Texts{"#include <torch.h>", "#include <aten.h>", "#include <cublas.h>"}));
-  EXPECT_EQ(shared[1], (Texts{"#include <torch.h>", "#include <aten.h>"}));
+  // Its longest run (torch, aten) is no other TU's: its own prefix.
+  EXPECT_TRUE(shared[1].empty());
   EXPECT_EQ(shared[2], shared[0]);
   EXPECT_TRUE(shared[3].empty());
   EXPECT_TRUE(shared[4].empty()); // a #pragma alone is no shared prefix
-  EXPECT_EQ(sharedPrefixText(shared[1]), "#include <torch.h>\n#include <aten.h>\n");
+  EXPECT_EQ(sharedPrefixText(shared[0]),
+            "#include <torch.h>\n#include <aten.h>\n#include <cublas.h>\n");
+  // Two TUs that share only their first #include take it.
+  std::vector<std::vector<std::string>> pair =
+      sharedDirectivesOf({prefixes[1], of("#include <torch.h>\n#include <other.h>\n")});
+  EXPECT_EQ(pair[0], Texts{"#include <torch.h>"});
+  EXPECT_EQ(pair[1], Texts{"#include <torch.h>"});
 }
 
 } // namespace
