@@ -121,13 +121,6 @@ public:
   }
 };
 
-/// `path` is `directory` or inside it.
-bool isUnder(llvm::StringRef path, llvm::StringRef directory) {
-  directory = directory.rtrim('/');
-  return !directory.empty() && path.starts_with(directory) &&
-         (path.size() == directory.size() || path[directory.size()] == '/');
-}
-
 /// What one TU's check run reads and where it writes.
 struct CheckRun {
   const ClangInvocation &invocation;
@@ -359,43 +352,6 @@ makeFileSystem(const ClangInvocation &invocation) {
 /// entry stale, not hide in it). Left out: the in-memory shims and the
 /// directories known by version (the toolkit, clang's resource directory),
 /// which are part of the key.
-std::vector<index::IncludedFile> filesRead(const clang::SourceManager &sources,
-                                           const std::vector<std::string> &versioned) {
-  std::vector<index::IncludedFile> files;
-  std::set<std::string> seen;
-  for (unsigned i = 0, n = sources.local_sloc_entry_size(); i < n; ++i) {
-    const clang::SrcMgr::SLocEntry &entry = sources.getLocalSLocEntry(i);
-    if (!entry.isFile())
-      continue;
-    const clang::SrcMgr::FileInfo &file = entry.getFile();
-    const clang::SrcMgr::ContentCache &content = file.getContentCache();
-    clang::OptionalFileEntryRef origin = content.OrigEntry;
-    if (!origin)
-      continue;
-    llvm::SmallString<256> opened(origin->getName());
-    llvm::sys::fs::make_absolute(opened);
-    llvm::SmallString<256> path(opened);
-    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-    // ".." after a symbolic link is not lexical: gcc's headers, opened as
-    // /lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/cstdlib where
-    // /lib links to /usr/lib, are not /include/c++/12/cstdlib.
-    if (path != opened && !isUnder(opened, kVirtualShimDir) &&
-        !llvm::sys::fs::equivalent(path, opened))
-      llvm::sys::fs::real_path(opened, path);
-    if (isUnder(path, kVirtualShimDir) || !seen.insert(std::string(path)).second ||
-        llvm::any_of(versioned, [&](const std::string &dir) { return isUnder(path, dir); }))
-      continue;
-    std::string digest;
-    if (std::optional<llvm::MemoryBufferRef> buffer = content.getBufferIfLoaded())
-      digest = index::sha256Hex(buffer->getBuffer());
-    else
-      digest = index::fileSha256(std::string(path));
-    // The main file's entry is created first, so it comes first.
-    files.push_back({std::string(path), digest,
-                     clang::SrcMgr::isSystem(file.getFileCharacteristic())});
-  }
-  return files;
-}
 
 namespace {
 
