@@ -59,7 +59,57 @@ bool isPointerArrayLocal(const clang::ValueDecl *decl) {
 
 namespace {
 
+/// Finds what the index treats as closed in the TU: a host function, class
+/// or global pointer variable with no external visibility, or a lambda
+/// whose call operator has none (holdsFileLocalDeclaration).
+class FileLocalFinder : public clang::RecursiveASTVisitor<FileLocalFinder> {
+public:
+  bool found = false;
+
+  bool VisitFunctionDecl(clang::FunctionDecl *function) {
+    // Device code is not the host's provenance (a kernel is launched, and
+    // a __device__ function is called from device code).
+    bool deviceOnly = function->hasAttr<clang::CUDAGlobalAttr>() ||
+                      (function->hasAttr<clang::CUDADeviceAttr>() &&
+                       !function->hasAttr<clang::CUDAHostAttr>());
+    return note(!deviceOnly && !function->isExternallyVisible());
+  }
+  bool VisitCXXRecordDecl(clang::CXXRecordDecl *record) {
+    return note(!record->isLambda() && !record->isExternallyVisible());
+  }
+  bool VisitVarDecl(clang::VarDecl *var) {
+    return note(isTracked(var) && var->hasGlobalStorage() && !var->isStaticLocal() &&
+                !var->isExternallyVisible());
+  }
+  bool VisitLambdaExpr(clang::LambdaExpr *lambda) {
+    return note(!lambda->getCallOperator()->isExternallyVisible());
+  }
+
+private:
+  bool note(bool fileLocal) {
+    found = found || fileLocal;
+    return !found; // stops the walk once found
+  }
+};
+
+/// Whether a top-level declaration of the traversal scope that comes from
+/// the preamble (a project header in the include prefix) holds something
+/// closed in the TU (holdsFileLocalDeclaration).
+bool preambleHoldsFileLocal(const std::vector<clang::Decl *> &scope) {
+  return llvm::any_of(scope, [](clang::Decl *decl) {
+    const clang::DeclContext *context = decl->getLexicalDeclContext();
+    return decl->isFromASTFile() && decl->getLocation().isValid() && context &&
+           context->isTranslationUnit() && holdsFileLocalDeclaration(*decl);
+  });
+}
+
 } // namespace
+
+bool holdsFileLocalDeclaration(clang::Decl &decl) {
+  FileLocalFinder finder;
+  finder.TraverseDecl(&decl);
+  return finder.found;
+}
 
 /// Fills a ProvenanceIndex in one RecursiveASTVisitor pass.
 class ProvenanceIndexBuilder : public clang::RecursiveASTVisitor<ProvenanceIndexBuilder> {
@@ -317,16 +367,12 @@ void ProvenanceIndex::build() {
   // The parse's instantiations are known: the scope, then those of them in
   // library headers; no other library declaration is read (on a preamble,
   // reading them deserialized them). Not when a declaration of the scope
-  // comes from the preamble (a project header in the include prefix): an
-  // instantiation the preamble made may name it, and is in no list.
-  // (Of the scope, the functions the call graph pulled in are the library's,
-  // and declarations without a location clang's own.)
-  bool scopeInPreamble = llvm::any_of(scope, [](const clang::Decl *decl) {
-    const clang::DeclContext *context = decl->getLexicalDeclContext();
-    return decl->isFromASTFile() && decl->getLocation().isValid() && context &&
-           context->isTranslationUnit();
-  });
-  if (instantiations_ && !scopeInPreamble) {
+  // that comes from the preamble (a project header in the include prefix)
+  // holds a file-local function, class, variable or lambda: an
+  // instantiation the preamble made may call or write it, and is in no
+  // list. (Of the scope, the functions the call graph pulled in are the
+  // library's, and declarations without a location clang's own.)
+  if (instantiations_ && !preambleHoldsFileLocal(scope)) {
     for (clang::Decl *decl : scope)
       if (!traversedThroughItsExpression(*decl))
         builder.TraverseDecl(decl);

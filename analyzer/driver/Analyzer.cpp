@@ -119,7 +119,13 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
   std::vector<std::vector<std::string>> sharedPrefixes(units.size());
   if (index && options.preambles) {
     preambles = std::make_unique<index::PreambleStore>(*index, options.preambleLimitBytes);
-    sharedPrefixes = sharedPrefixesOf(units, options);
+    // The directory is checked before anything is kept in it.
+    llvm::SmallString<256> costs;
+    if (preambles->usable()) {
+      costs = index->directory();
+      llvm::sys::path::append(costs, "preamble-costs");
+    }
+    sharedPrefixes = sharedPrefixesOf(units, options, std::string(costs));
   }
   unsigned jobs = options.jobs ? options.jobs
                                : std::max(1u, std::thread::hardware_concurrency());
@@ -203,6 +209,7 @@ static AnalysisResult assembleResult(const std::vector<PlannedUnit> &units,
     counts->parsed += !results[i].fromIndex && !outcome.skippedWithoutCuda;
     counts->preamblesReused += results[i].preamble == PreambleUse::Reused;
     counts->preamblesBuilt += results[i].preamble == PreambleUse::Built;
+    counts->preamblesDeferred += results[i].preamble == PreambleUse::Deferred;
     if (units[i].reported) {
       result.skippedWithoutCuda += outcome.skippedWithoutCuda;
       result.translationUnits += !outcome.skippedWithoutCuda;

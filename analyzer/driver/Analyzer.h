@@ -64,6 +64,7 @@ struct SummaryCounts {
   unsigned parsed = 0;
   unsigned preamblesReused = 0; // parses on a preamble kept from before
   unsigned preamblesBuilt = 0;  // parses on a preamble built for them
+  unsigned preamblesDeferred = 0; // parsed whole: own prefix, first analysis
   unsigned headerFilter = 0;  // outside HeaderFilterRegex or in ExcludePaths
   unsigned nolint = 0;        // NOLINT comments
   unsigned baseline = 0;      // in the --baseline

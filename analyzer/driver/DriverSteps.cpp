@@ -63,9 +63,12 @@ void printSummary(const AnalysisResult &result, const SummaryCounts &counts,
                  << " in third-party headers hidden (--third-party-headers shows them)";
   llvm::errs() << "; " << counts.parsed << " parsed; "
                << llvm::format("%.1f", elapsedSeconds) << " s";
-  if (counts.preamblesReused || counts.preamblesBuilt)
+  if (counts.preamblesReused || counts.preamblesBuilt || counts.preamblesDeferred)
     llvm::errs() << "; preambles: " << counts.preamblesReused << " reused, "
                  << counts.preamblesBuilt << " built";
+  if (counts.preamblesDeferred)
+    llvm::errs() << ", " << counts.preamblesDeferred
+                 << " deferred (a prefix no other TU shares: built when its TU is analyzed again)";
   llvm::errs() << "\n";
   for (const auto &[check, counts] : byCheck) {
     llvm::errs() << "  " << check << ":";

@@ -23,9 +23,6 @@ namespace {
 /// Where the verified PCH's bytes appear to clang: a path no real file has.
 constexpr const char *kPreambleVirtualPath = "/streamlint-virtual-preamble/preamble.pch";
 
-/// The name a shared prefix is parsed under, beside the TU's main file.
-const std::string kSharedPrefixName = ".streamlint-shared-prefix";
-
 /// Counts clang's errors while a preamble is built (its text is not kept:
 /// a prefix that does not parse cleanly is parsed with the TU, which
 /// reports it).
@@ -167,8 +164,13 @@ bool PreambleActionFactory::runInvocation(
     std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager *files,
     std::shared_ptr<clang::PCHContainerOperations> pchOperations,
     clang::DiagnosticConsumer *diagnostics) {
-  if (request_.store && files && request_.store->usable())
+  if (request_.store && files && request_.store->usable()) {
     attachPreamble(*invocation, *files, pchOperations);
+    if (use_.state == PreambleUse::Built)
+      phases_.mark("preamble built");
+    else if (use_.state == PreambleUse::Reused)
+      phases_.mark("preamble reused");
+  }
   return clang::tooling::FrontendActionFactory::runInvocation(
       std::move(invocation), files, std::move(pchOperations), diagnostics);
 }
@@ -202,9 +204,7 @@ void PreambleActionFactory::attachPreamble(
           sharedPrefixEnd((*main)->getBuffer(), bounds.Size, request_.sharedPrefix)) {
     prefix = sharedPrefixText(request_.sharedPrefix);
     kind = "shared directives";
-    llvm::SmallString<256> shared(llvm::sys::path::parent_path(mainPath));
-    llvm::sys::path::append(shared, kSharedPrefixName + llvm::sys::path::extension(mainPath).str());
-    builtPath = std::string(shared);
+    builtPath = sharedPrefixPath(mainPath);
     built = clang::PreambleBounds(prefix.size(), /*PreambleEndsAtStartOfLine=*/true);
     bounds = clang::PreambleBounds(*end, /*PreambleEndsAtStartOfLine=*/true);
   }
@@ -215,6 +215,10 @@ void PreambleActionFactory::attachPreamble(
   PreambleUse::State state = PreambleUse::Reused;
   if (!preamble || preamble->manifest.prefixBytes != built.Size ||
       preamble->manifest.endsAtStartOfLine != built.PreambleEndsAtStartOfLine) {
+    if (!request_.buildMissing) {
+      use_.state = PreambleUse::Deferred;
+      return;
+    }
     preamble = buildPreamble(invocation, files, pchOperations, *request_.store, key,
                              mainPath, builtPath, prefix, built, versioned_);
     state = PreambleUse::Built;

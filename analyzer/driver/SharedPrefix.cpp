@@ -1,10 +1,11 @@
 #include "analyzer/driver/SharedPrefix.h"
 
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
-#include <map>
 
 namespace streamlint {
 namespace {
@@ -165,26 +166,11 @@ std::optional<unsigned> sharedPrefixEnd(llvm::StringRef buffer, unsigned prefixS
   return own[directives.size() - 1].end;
 }
 
-std::vector<std::vector<std::string>>
-sharedDirectivesOf(const std::vector<std::vector<PrefixDirective>> &prefixes) {
-  std::vector<std::vector<std::string>> shared(prefixes.size());
-  for (size_t i = 0; i < prefixes.size(); ++i) {
-    size_t longest = 0;
-    for (size_t j = 0; j < prefixes.size(); ++j)
-      if (j != i)
-        longest = std::max(longest, sharedLength(prefixes[i], prefixes[j]));
-    for (size_t k = 0; k < longest; ++k)
-      shared[i].push_back(prefixes[i][k].text);
-  }
-  // A run no other TU takes builds a preamble for this TU alone: its whole
-  // prefix then costs as much to build and leaves less to parse each time.
-  std::map<std::vector<std::string>, unsigned> takers;
-  for (const std::vector<std::string> &directives : shared)
-    ++takers[directives];
-  for (std::vector<std::string> &directives : shared)
-    if (takers[directives] < 2)
-      directives.clear();
-  return shared;
+std::string sharedPrefixPath(llvm::StringRef mainPath) {
+  llvm::SmallString<256> shared(llvm::sys::path::parent_path(mainPath));
+  llvm::sys::path::append(shared, ".streamlint-shared-prefix" +
+                                      llvm::sys::path::extension(mainPath).str());
+  return std::string(shared);
 }
 
 } // namespace streamlint

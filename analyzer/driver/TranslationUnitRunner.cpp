@@ -384,7 +384,7 @@ TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
                outcome,    searchDirectories, searchDirectoriesPlain, errors,
                failure,    phases,            compiler,               keepAst};
   PreambleActionFactory action(std::make_unique<CheckAction>(run), preamble, fileSystem,
-                               invocation.versionedDirectories, use);
+                               invocation.versionedDirectories, use, phases);
   clang::tooling::ToolInvocation tool(args, &action, files.get(),
                                       std::make_shared<clang::PCHContainerOperations>());
   tool.setDiagnosticConsumer(&errors);
@@ -430,7 +430,7 @@ TranslationUnitOutcome analyzeTranslationUnit(const ClangInvocation &invocation,
   PreambleUse use;
   TranslationUnitOutcome outcome =
       parseAndCheck(invocation, registry, selection, options, preamble, use, keepAst);
-  if (use.state == PreambleUse::None) {
+  if (use.state == PreambleUse::None || use.state == PreambleUse::Deferred) {
     if (used)
       *used = use;
     return outcome;

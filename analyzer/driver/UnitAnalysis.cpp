@@ -2,6 +2,7 @@
 
 #include "analyzer/driver/CrashIsolation.h"
 #include "analyzer/driver/CudaUsageScan.h"
+#include "analyzer/driver/PrefixCost.h"
 #include "analyzer/driver/SharedPrefix.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -173,12 +174,15 @@ std::string sharedPreambleKey(const ClangInvocation &invocation, const Toolchain
 }
 
 std::vector<std::vector<std::string>> sharedPrefixesOf(const std::vector<PlannedUnit> &units,
-                                                       const AnalyzerOptions &options) {
+                                                       const AnalyzerOptions &options,
+                                                       const std::string &costDirectory) {
   std::map<std::string, std::vector<size_t>> groups; // by preamble key
   std::vector<std::vector<PrefixDirective>> directives(units.size());
+  std::vector<ClangInvocation> invocations(units.size());
   for (size_t i = 0; i < units.size(); ++i) {
     Toolchain toolchain = locateToolchain(&units[i].entry);
-    ClangInvocation invocation = invocationFor(units[i], toolchain, options.translate);
+    ClangInvocation &invocation = invocations[i];
+    invocation = invocationFor(units[i], toolchain, options.translate);
     llvm::SmallString<256> path(invocation.file);
     llvm::sys::path::make_absolute(invocation.directory, path);
     auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -195,7 +199,23 @@ std::vector<std::vector<std::string>> sharedPrefixesOf(const std::vector<Planned
     std::vector<std::vector<PrefixDirective>> prefixes;
     for (size_t member : members)
       prefixes.push_back(directives[member]);
-    std::vector<std::vector<std::string>> common = sharedDirectivesOf(prefixes);
+    // Any member measures a run alike: the same command and directory.
+    const ClangInvocation &measured = invocations[members.front()];
+    std::string groupKey = key;
+    std::vector<std::vector<std::string>> common = sharedDirectivesOf(
+        prefixes, [&](const std::vector<std::string> &run) {
+          std::vector<double> counts;
+          auto measure = [&] {
+            ClangWork preprocessing;
+            counts = storedPrefixTokenCounts(measured, run, costDirectory, groupKey);
+          };
+          // A crash is the parse's to report; the run is costed by its length.
+          if (!options.crashRecovery)
+            measure();
+          else if (runIsolated(measure))
+            counts.clear();
+          return counts;
+        });
     for (size_t k = 0; k < members.size(); ++k)
       shared[members[k]] = std::move(common[k]);
   }
@@ -253,6 +273,9 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
       preamble.store = preambles;
       preamble.parseKey = sharedPreambleKey(invocation, toolchain);
       preamble.sharedPrefix = sharedPrefix;
+      // A prefix of its own is built once the TU is analyzed again (its
+      // entry is stale), or when the run keeps no index to tell.
+      preamble.buildMissing = !sharedPrefix.empty() || !index || index->hasEntry(key);
     }
     PreambleUse used;
     // The last TU's AST is left to the exit, as clang's -fsyntax-only

@@ -30,12 +30,14 @@ UnitResult analyzePlannedUnit(const PlannedUnit &unit, bool skipWithoutCuda,
                               bool lastOfProcess = false,
                               const std::vector<std::string> &sharedPrefix = {});
 
-/// For each of `units`, the leading directives of its include prefix that
-/// it shares with another unit whose preamble key (sharedPreambleKey)
-/// agrees, the longest such; empty where none (SharedPrefix.h). A preamble
-/// of those directives alone serves all of them.
+/// For each of `units`, the leading directives of its include prefix whose
+/// preamble it parses on, shared with other units whose preamble key
+/// (sharedPreambleKey) agrees; empty where none (SharedPrefix.h). Where the
+/// choice depends on what the runs cost, their preprocessed tokens are
+/// counted (PrefixCost.h) and kept in `costDirectory`.
 std::vector<std::vector<std::string>> sharedPrefixesOf(const std::vector<PlannedUnit> &units,
-                                                       const AnalyzerOptions &options);
+                                                       const AnalyzerOptions &options,
+                                                       const std::string &costDirectory);
 
 /// Analyzes units[first..] in parallel (options.jobs) into results[first..]
 /// (`results` is resized to `units`). `index` may be null; with one and

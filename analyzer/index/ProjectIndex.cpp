@@ -76,6 +76,10 @@ std::string ProjectIndex::entryPath(const std::string &key) const {
   return std::string(path);
 }
 
+bool ProjectIndex::hasEntry(const std::string &key) const {
+  return llvm::sys::fs::exists(entryPath(key));
+}
+
 void ProjectIndex::note(const std::string &text) {
   std::lock_guard<std::mutex> lock(mutex_);
   notes_.push_back(text);
@@ -102,7 +106,8 @@ static bool onlyIndexFiles(const std::string &directory) {
   for (llvm::sys::fs::directory_iterator it(directory, code), end; it != end && !code;
        it.increment(code)) {
     llvm::StringRef name = llvm::sys::path::filename(it->path());
-    if (name != "entries" && name != "preambles" && name != ".gitignore" && name != "CACHEDIR.TAG" &&
+    if (name != "entries" && name != "preambles" && name != "preamble-costs" &&
+        name != ".gitignore" && name != "CACHEDIR.TAG" &&
         !name.starts_with("..gitignore.streamlint-") && // writeFileAtomically's temporaries
         !name.starts_with(".CACHEDIR.TAG.streamlint-"))
       return false;

@@ -42,6 +42,9 @@ public:
   /// digest it had. A damaged or unauthenticated entry adds a note and is
   /// treated as missing (the caller rebuilds it).
   std::optional<IndexedUnit> lookup(const std::string &key);
+  /// Whether an entry is stored under `key`, trusted or not: the TU was
+  /// analyzed before with this command and configuration.
+  bool hasEntry(const std::string &key) const;
   /// Stores `unit` under `key` atomically; a failure adds a note (once).
   void store(const std::string &key, const IndexedUnit &unit);
 

@@ -6,6 +6,7 @@
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/InstantiationArguments.h"
 #include "analyzer/analysis/PointerProvenance.h"
+#include "analyzer/analysis/ProvenanceIndex.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 #include "analyzer/config/CheckOptions.h"
 #include "analyzer/reach/TranslationUnitReach.h"
@@ -180,6 +181,48 @@ TEST(AnalysisScope, ProvenanceReadsTheParsesInstantiationsThatNameTheUsersCode) 
     return function && function->getNameAsString() == "copy";
   }));
   EXPECT_FALSE(instantiatedWith(apply, [](const clang::Decl &) { return false; }));
+}
+
+/// The top-level declaration named `name` in `code` (CUDA, host side).
+bool holdsFileLocal(const char *code, const char *name) {
+  std::unique_ptr<clang::ASTUnit> unit = clang::tooling::buildASTFromCodeWithArgs(
+      std::string("#define __device__ __attribute__((device))\n"
+                  "#define __global__ __attribute__((global))\n"
+                  "#define __host__ __attribute__((host))\n") +
+          code,
+      {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
+       "-Wno-unknown-cuda-version"},
+      "/scope-test/header.cu");
+  EXPECT_TRUE(unit);
+  for (clang::Decl *decl : unit->getASTContext().getTranslationUnitDecl()->decls())
+    if (const auto *named = llvm::dyn_cast<clang::NamedDecl>(decl))
+      if (named->getNameAsString() == name)
+        return holdsFileLocalDeclaration(*decl);
+  ADD_FAILURE() << "no declaration " << name;
+  return false;
+}
+
+// What a project header in a preamble may hold for provenance to keep the
+// full library walk: what the index treats as closed in the TU.
+TEST(AnalysisScope, FileLocalDeclarationsAreThoseClosedInTheTranslationUnit) {
+  EXPECT_TRUE(holdsFileLocal("static void copy(float *p) {}", "copy"));
+  EXPECT_TRUE(holdsFileLocal("namespace { void copy(float *p) {} }", ""));
+  EXPECT_TRUE(holdsFileLocal("namespace ns { static void copy(float *p) {} }", "ns"));
+  EXPECT_TRUE(holdsFileLocal("static float *buffer;", "buffer"));
+  EXPECT_TRUE(holdsFileLocal("static auto each = [](float *p) { (void)p; };", "each"));
+  EXPECT_TRUE(holdsFileLocal("void run(float *p) { auto f = [](float *q) {}; f(p); }", "run"));
+  // Externally visible: their callers are open anyway.
+  EXPECT_FALSE(holdsFileLocal("inline void copy(float *p) {}", "copy"));
+  EXPECT_FALSE(holdsFileLocal("template <class T> void copy(T *p) {}", "copy"));
+  EXPECT_FALSE(holdsFileLocal("struct Tensors { float *p; void fill(); };", "Tensors"));
+  EXPECT_FALSE(holdsFileLocal("inline void run(float *p) { auto f = [](float *q) {}; f(p); }",
+                              "run"));
+  // Not a pointer, or not the host's.
+  EXPECT_FALSE(holdsFileLocal("constexpr int depth[2] = {1, 2};", "depth"));
+  EXPECT_FALSE(holdsFileLocal("static __device__ float twice(float x) { return 2 * x; }",
+                              "twice"));
+  EXPECT_FALSE(holdsFileLocal("namespace { __global__ void fill(float *p) {} }", ""));
+  EXPECT_TRUE(holdsFileLocal("static __host__ __device__ void both(float *p) {}", "both"));
 }
 
 // A framework header under -I outside the project: a function the project

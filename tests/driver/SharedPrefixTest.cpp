@@ -88,7 +88,7 @@ TEST(SharedPrefix, ABlockCommentRunningOnPastADirectiveEndsTheSharing) {
   EXPECT_EQ(text.substr(directives[0].end), "#include <c.h>\nint x;\n");
 }
 
-TEST(SharedPrefix, EachTuSharesWithTheOneThatSharesMost) {
+TEST(SharedPrefix, TusShareTheRunsThatSaveTheMostParsing) {
   auto of = [](llvm::StringRef text) { return shareableDirectives(text, text.size()); };
   std::vector<std::vector<PrefixDirective>> prefixes = {
       of("// file one\n#include <torch.h>\n#include <aten.h>\n#include <cublas.h>\nint a;\n"),
@@ -97,21 +97,96 @@ TEST(SharedPrefix, EachTuSharesWithTheOneThatSharesMost) {
       of("#include <torch.h>\n#include <aten.h>\n#include <cublas.h>\n#define N 1\nint c;\n"),
       of("#include <other.h>\nint d;\n"),
       of("#pragma once\n#include <torch.h>\n")};
-  std::vector<std::vector<std::string>> shared = sharedDirectivesOf(prefixes);
   using Texts = std::vector<std::string>;
-  EXPECT_EQ(shared[0], (Texts{"#include <torch.h>", "#include <aten.h>", "#include <cublas.h>"}));
-  // Its longest run (torch, aten) is no other TU's: its own prefix.
-  EXPECT_TRUE(shared[1].empty());
-  EXPECT_EQ(shared[2], shared[0]);
-  EXPECT_TRUE(shared[3].empty());
+  const Texts common = {"#include <torch.h>", "#include <aten.h>"};
+  const Texts withCublas = {"#include <torch.h>", "#include <aten.h>", "#include <cublas.h>"};
+  // Each directive costing one: (torch, aten) built once for three TUs
+  // saves more than (torch, aten, cublas) for two.
+  std::vector<std::vector<std::string>> shared = sharedDirectivesOf(prefixes);
+  EXPECT_EQ(shared[0], common);
+  EXPECT_EQ(shared[1], common);
+  EXPECT_EQ(shared[2], common);
+  EXPECT_TRUE(shared[3].empty()); // shares nothing
   EXPECT_TRUE(shared[4].empty()); // a #pragma alone is no shared prefix
-  EXPECT_EQ(sharedPrefixText(shared[0]),
-            "#include <torch.h>\n#include <aten.h>\n#include <cublas.h>\n");
-  // Two TUs that share only their first #include take it.
-  std::vector<std::vector<std::string>> pair =
-      sharedDirectivesOf({prefixes[1], of("#include <torch.h>\n#include <other.h>\n")});
-  EXPECT_EQ(pair[0], Texts{"#include <torch.h>"});
-  EXPECT_EQ(pair[1], Texts{"#include <torch.h>"});
+  EXPECT_EQ(sharedPrefixText(shared[0]), "#include <torch.h>\n#include <aten.h>\n");
+  // cuBLAS' header costing most: the two TUs that include it share it, and
+  // the third, left alone, keeps its own prefix.
+  std::vector<Texts> asked;
+  auto heavyCublas = [&](const Texts &run) {
+    asked.push_back(run);
+    std::vector<double> costs = {10, 11, 40};
+    costs.resize(run.size());
+    return costs;
+  };
+  shared = sharedDirectivesOf(prefixes, heavyCublas);
+  EXPECT_EQ(shared[0], withCublas);
+  EXPECT_TRUE(shared[1].empty());
+  EXPECT_EQ(shared[2], withCublas);
+  // Only the longest candidate run was measured (the shorter are its start).
+  EXPECT_EQ(asked, std::vector<Texts>{withCublas});
+  // torch's header costing nearly all: one preamble for the three.
+  auto heavyTorch = [](const Texts &run) {
+    std::vector<double> costs = {100, 101, 103};
+    costs.resize(run.size());
+    return costs;
+  };
+  shared = sharedDirectivesOf(prefixes, heavyTorch);
+  EXPECT_EQ(shared[1], common);
+  EXPECT_EQ(shared[2], common);
+  // A measurement that fails: each directive costs one.
+  shared = sharedDirectivesOf(prefixes, [](const Texts &) { return std::vector<double>{}; });
+  EXPECT_EQ(shared[0], common);
+  EXPECT_EQ(shared[1], common);
+}
+
+TEST(SharedPrefix, RunsAreMeasuredOnlyWhereTheChoiceDependsOnThem) {
+  auto of = [](llvm::StringRef text) { return shareableDirectives(text, text.size()); };
+  unsigned asked = 0;
+  auto counting = [&](const std::vector<std::string> &run) {
+    ++asked;
+    return std::vector<double>(run.size(), 1.0);
+  };
+  // Two TUs that share only their first #include take it, unmeasured.
+  std::vector<std::vector<std::string>> pair = sharedDirectivesOf(
+      {of("#include <torch.h>\n#include <aten.h>\n"),
+       of("#include <torch.h>\n#include <other.h>\n")},
+      counting);
+  EXPECT_EQ(pair[0], std::vector<std::string>{"#include <torch.h>"});
+  EXPECT_EQ(pair[1], std::vector<std::string>{"#include <torch.h>"});
+  EXPECT_EQ(asked, 0u);
+  // A run inside an #if is no candidate: the TUs share up to the #endif.
+  std::vector<std::vector<std::string>> guarded = sharedDirectivesOf(
+      {of("#include <a.h>\n#if X\n#include <b.h>\n#endif\n#include <c.h>\nint a;\n"),
+       of("#include <a.h>\n#if X\n#include <b.h>\n#endif\n#include <d.h>\nint b;\n")},
+      counting);
+  EXPECT_EQ(guarded[0],
+            (std::vector<std::string>{"#include <a.h>", "#if X", "#include <b.h>", "#endif"}));
+  EXPECT_EQ(guarded[1], guarded[0]);
+  EXPECT_EQ(asked, 0u);
+}
+
+TEST(SharedPrefix, KernelFilesOfOneExtensionShareTheirHeavyFirstIncludes) {
+  // apex's amp_C, in short: eight kernels (A) include the project's headers
+  // after <assert.h>, three (B) take a guard header first, one (C) its own.
+  auto of = [](llvm::StringRef text) { return shareableDirectives(text, text.size()); };
+  const char *aten = "#include <ATen/ATen.h>\n#include <ATen/cuda/CUDAContext.h>\n";
+  std::vector<std::vector<PrefixDirective>> prefixes;
+  for (int i = 0; i < 8; ++i)
+    prefixes.push_back(of(std::string(aten) + "#include <assert.h>\n#include \"apply.cuh\"\n"));
+  for (int i = 0; i < 3; ++i)
+    prefixes.push_back(of(std::string(aten) + "#include <guard.h>\n#include <assert.h>\n"
+                                              "#include \"apply.cuh\"\n"));
+  prefixes.push_back(of(std::string(aten) + "#include <assert.h>\n#include <sstream>\n"));
+  // ATen's header is nearly all of it (as measured there).
+  auto measured = [](const std::vector<std::string> &run) {
+    std::vector<double> costs = {9500, 9600, 9610, 9700, 9800};
+    costs.resize(run.size());
+    return costs;
+  };
+  std::vector<std::vector<std::string>> shared = sharedDirectivesOf(prefixes, measured);
+  std::vector<std::string> first = {"#include <ATen/ATen.h>", "#include <ATen/cuda/CUDAContext.h>"};
+  for (const std::vector<std::string> &run : shared)
+    EXPECT_EQ(run, first);
 }
 
 } // namespace

@@ -2,7 +2,8 @@
 # Preambles (docs/index.md, "Preambles") end to end: each TU's include
 # prefix is parsed once into a preamble kept beside the project index and
 # reused while it is unchanged. Each case asserts, from the summary line,
-# whether a preamble was reused or built, and that the report is
+# whether a preamble was reused, built or deferred (a prefix no other TU
+# shares is built on its TU's second analysis), and that the report is
 # byte-identical to a run with no index at all: an edit of the body (reused),
 # a header of the prefix edited, a macro defined before an include, a flag
 # changed, an include added to the prefix (each rebuilt), two TUs with the
@@ -88,8 +89,11 @@ findings_in() { python3 -c 'import json,sys; print(sum(1 for f in json.load(open
 database
 run cold
 # a.cu and b.cu have the same prefix and command: one preamble for both.
-expect_preambles cold 1 2
-[ "$(ls "$INDEX"/preambles/*.pch | wc -l)" -eq 2 ] || fail "cold: expected 2 preambles for 3 TUs (a.cu and b.cu share one): $(ls "$INDEX"/preambles)"
+# c.cu (-DEXTRA) shares its prefix with no TU: on its first analysis it is
+# parsed whole, its preamble deferred to its next.
+expect_preambles cold 1 1
+grep -qF ", 1 deferred" "$WORK/err" || fail "cold: c.cu's preamble not deferred: $(cat "$WORK/err")"
+[ "$(ls "$INDEX"/preambles/*.pch | wc -l)" -eq 1 ] || fail "cold: expected 1 preamble for 3 TUs (a.cu and b.cu share one, c.cu's deferred): $(ls "$INDEX"/preambles)"
 [ "$(findings_in a.cu)" -gt 0 ] || fail "cold: no finding in a.cu"
 [ "$(findings_in lib.cuh)" -gt 0 ] || fail "cold: no finding in lib.cuh"
 
@@ -101,6 +105,12 @@ sed -i 's/fill<<<1, 1>>>(p);/fill<<<1, 1>>>(p);\n  fill<<<3, 1>>>(p);/' "$P/a.cu
 run body_edit
 expect_preambles body_edit 1 0
 grep -qF "2 TU result(s) from the index; 1 parsed" "$WORK/err" || fail "body_edit: $(cat "$WORK/err")"
+
+# c.cu edited: analyzed again, so its own preamble is built now.
+echo "// edited" >>"$P/c.cu"
+run deferred_built
+expect_preambles deferred_built 0 1
+grep -qF "deferred" "$WORK/err" && fail "deferred_built: $(cat "$WORK/err")"
 
 # A header of the prefix edited: every TU parsed again, every preamble rebuilt.
 sed -i 's/libKernel<<<1, 1>>>(p);/libKernel<<<1, 1>>>(p);\n  libKernel<<<4, 1>>>(p);/' "$P/lib.cuh"
@@ -119,9 +129,15 @@ expect_preambles macro_removed 1 0
 
 # A flag changed: a.cu's command gains -DEXTRA -DFLAG_CHANGED (with -DEXTRA
 # alone it would share c.cu's preamble: the same prefix and command).
+# A new command is a first analysis: parsed whole, its preamble deferred;
+# edited, it builds one (the old one is not reused).
 database "-DEXTRA -DFLAG_CHANGED"
 run flag_changed
-expect_preambles flag_changed 0 1
+expect_preambles flag_changed 0 0
+grep -qF ", 1 deferred" "$WORK/err" || fail "flag_changed: $(cat "$WORK/err")"
+echo "// edited" >>"$P/a.cu"
+run flag_changed_edit
+expect_preambles flag_changed_edit 0 1
 database
 echo "// edited" >>"$P/a.cu"
 run flag_restored
@@ -220,7 +236,8 @@ touch "$INDEX/preambles/$K.pch.tmp-999999999-0" "$INDEX/preambles/$K.pch.tmp-$$-
       "$INDEX/preambles/$K.pch.tmp-$$-2"
 touch -d '2 days ago' "$INDEX/preambles/$K.pch.tmp-$$-1"
 run shared_macro
-expect_preambles shared_macro 1 2
+expect_preambles shared_macro 1 1
+grep -qF ", 1 deferred" "$WORK/err" || fail "shared_macro: sub/z.cu's preamble not deferred: $(cat "$WORK/err")"
 [ "$(findings_in sub/lib.cuh)" -gt 0 ] || fail "shared_macro: sub/z.cu did not read its own lib.cuh"
 for name in x.cu y.cu sub/z.cu; do
   [ "$(findings_in "shared/$name")" -gt 0 ] || fail "shared_macro: no finding in $name"
@@ -308,5 +325,34 @@ expect_preambles shared_directives_header_edit 1 1
 sed -i 's|^#include <cuda_runtime.h>$|#include <cstdint>\n#include <cuda_runtime.h>|' "$P/v.cu"
 run shared_directives_diverged
 expect_preambles shared_directives_diverged 0 1
+
+# Which run TUs share follows from what the runs cost (tokens preprocessed):
+# a.cu and b.cu include first.h then second.h, c.cu first.h then third.h.
+# With first.h heavy, one preamble of it serves all three; with second.h
+# heavy, a.cu and b.cu share both headers and c.cu, alone, is deferred.
+P=$WORK/costs
+mkdir -p "$P"
+heavy() { python3 -c 'import sys; print("".join(f"inline int {sys.argv[1]}_{i}(int x) {{ return x + {i}; }}\n" for i in range(4000)))' "$1"; }
+light() { echo "inline int $1_0(int x) { return x; }"; }
+for name in a b c; do
+  header=second; [ "$name" = c ] && header=third
+  printf '#include "first.h"\n#include "%s.h"\n\nint use_%s() { return first_0(1); }\n' "$header" "$name" >"$P/$name.cu"
+done
+python3 - "$P" "$FLAGS" >"$P/compile_commands.json" <<'PY'
+import json, sys
+p, flags = sys.argv[1:]
+print(json.dumps([{"directory": p, "file": f"{p}/{n}.cu", "command": f"clang++ {flags} -c {p}/{n}.cu"}
+                  for n in ("a", "b", "c")]))
+PY
+heavy first >"$P/first.h"; light second >"$P/second.h"; light third >"$P/third.h"
+INDEX=$WORK/costs-index-first
+run costs_first_heavy
+expect_preambles costs_first_heavy 2 1
+[ "$(ls "$INDEX"/preamble-costs | wc -l)" -ge 1 ] || fail "costs_first_heavy: no measured run kept"
+light first >"$P/first.h"; heavy second >"$P/second.h"
+INDEX=$WORK/costs-index-second
+run costs_second_heavy
+expect_preambles costs_second_heavy 1 1
+grep -qF ", 1 deferred" "$WORK/err" || fail "costs_second_heavy: c.cu not on its own: $(cat "$WORK/err")"
 
 finish
