@@ -2,7 +2,7 @@
 // Parsed include prefixes (preambles) kept between runs, beside the project
 // index but apart from its entries: <index>/preambles/<key>.pch, clang's
 // precompiled preamble, and <key>.manifest, sealed like an index entry,
-// naming the PCH's SHA-256 and size and every file the prefix read with the
+// naming the PCH's BLAKE3 digest and size and every file the prefix read with the
 // digest of the bytes parsed. A preamble is used only when its manifest is
 // sealed with this index's secret, every file it lists still has that
 // digest, and the PCH's bytes hash to the sealed digest; the store is kept

@@ -5,12 +5,13 @@
 # wall time, far less CPU time); peak RSS is the largest resident set of
 # any process of the run.
 #
-#   bench/heavy/run_heavy_bench.sh [--cuda-samples DIR] [--hecbench DIR] [--max N]
+#   bench/heavy/run_heavy_bench.sh [--cuda-samples DIR] [--hecbench DIR] [--max N] [--no-torch]
 #
 # Projects:
-#  torch   bench/heavy/torch_extension: a PyTorch C++/CUDA extension (two .cu
-#          kernel files with torch/extension.h, ATen/cuda/CUDAContext.h,
-#          cuBLAS; the bindings .cpp), its compile database written the way
+#  torch   bench/heavy/torch_extension: a PyTorch C++/CUDA extension (six .cu
+#          kernel files with torch/extension.h or ATen/ATen.h,
+#          ATen/cuda/CUDAContext.h, dtype dispatch, cuBLAS; the bindings
+#          .cpp), its compile database written the way
 #          torch.utils.cpp_extension's BuildExtension compiles
 #          (write_compile_db.py), against the PyTorch 2.11 headers unpacked at
 #          run time from ../shared/third_party (TORCH_INCLUDE_TARBALL) into
@@ -34,13 +35,14 @@ STREAMLINT=${STREAMLINT:-$ROOT/build/bin/streamlint}
 CLANG=${CLANG:-clang++-22}
 TORCH_INCLUDE_TARBALL=${TORCH_INCLUDE_TARBALL:-$ROOT/../shared/third_party/torch-2.11.0-include.tar.xz}
 [ -f "$TORCH_INCLUDE_TARBALL" ] || TORCH_INCLUDE_TARBALL=/work/shared/third_party/torch-2.11.0-include.tar.xz
-CUDA_SAMPLES="" HECBENCH="" MAX=6
+CUDA_SAMPLES="" HECBENCH="" MAX=6 TORCH=1
 while [ $# -gt 0 ]; do
   case $1 in
     --cuda-samples) CUDA_SAMPLES=$(realpath "$2"); shift 2 ;;
     --hecbench) HECBENCH=$(realpath "$2"); shift 2 ;;
     --max) MAX=$2; shift 2 ;;
-    *) echo "usage: $0 [--cuda-samples DIR] [--hecbench DIR] [--max N]" >&2; exit 2 ;;
+    --no-torch) TORCH=0; shift ;;
+    *) echo "usage: $0 [--cuda-samples DIR] [--hecbench DIR] [--max N] [--no-torch]" >&2; exit 2 ;;
   esac
 done
 WORK=$(mktemp -d)
@@ -88,6 +90,12 @@ bench() {
   grep -o 'preambles: .*' "$WORK/last.err" >"$WORK/$name.edit-preambles" || echo "no preamble" >"$WORK/$name.edit-preambles"
   cpu edit-rerun-no-preambles "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index-np" --no-preambles -j 1 \
     --quiet --all-translation-units --format json -o "$WORK/$name.edit-np.json"
+  # A second edit of the same TU: where its prefix is its own, the first
+  # analysis deferred its preamble and the first edit built it.
+  echo "int streamlint_bench_edit_again_$RANDOM = 0; // another edit" >>"$edited"
+  cpu edit-again "$STREAMLINT" -p "$db" --cache-dir "$WORK/$name.index" --preambles -j 1 --all-translation-units \
+    --format json -o "$WORK/$name.edit-again.json"
+  grep -o 'preambles: .*' "$WORK/last.err" >"$WORK/$name.edit-again-preambles" || echo "no preamble" >"$WORK/$name.edit-again-preambles"
   du -sk "$WORK/$name.index/preambles" | cut -f1 >"$WORK/$name.preamble-kib"
   if [ -n "${BASELINE_STREAMLINT:-}" ]; then
     cpu baseline-cold "$BASELINE_STREAMLINT" -p "$db" --no-cache -j 1 --quiet --all-translation-units \
@@ -112,6 +120,7 @@ print(f"  writing the index: cold without preambles / --no-cache: {rows['cold-no
 print(f"  all checks, cold / clang -fsyntax-only: {cold[0] / clang[0]:.2f}x CPU  (goal <= 0.5x)")
 print(f"  peak RSS all checks, cold / clang     : {cold[1] / clang[1]:.2f}x")
 print(f"  edit one TU, re-run / its clang parse : {rows['edit-rerun'][0] / rows['clang-edited-tu'][0]:.2f}x CPU  (goal <= 0.2x; {open(prefix + '.edit-preambles').read().strip()})")
+print(f"  edit it again, re-run / its clang parse: {rows['edit-again'][0] / rows['clang-edited-tu'][0]:.2f}x CPU  ({open(prefix + '.edit-again-preambles').read().strip()})")
 print(f"  without preambles: cold / clang       : {rows['cold-no-preambles'][0] / clang[0]:.2f}x CPU; edit re-run / its clang parse {rows['edit-rerun-no-preambles'][0] / rows['clang-edited-tu'][0]:.2f}x")
 print(f"  preambles kept                        : {int(open(prefix + '.preamble-kib').read()) / 1024:.1f} MiB")
 print(f"  findings identical with and without preambles: cold {findings(prefix + '.cold.json') == findings(prefix + '.cold-np.json')}, "
@@ -127,7 +136,9 @@ PY
 }
 
 ran=0
-if [ -f "$TORCH_INCLUDE_TARBALL" ]; then
+if [ "$TORCH" = 0 ]; then
+  echo "torch: skipped (--no-torch)"
+elif [ -f "$TORCH_INCLUDE_TARBALL" ]; then
   # The headers outside the project's tree, where pip puts them
   # (site-packages/torch/include), as a real extension sees them.
   mkdir -p "$WORK/torch/src" "$WORK/site-packages/torch"
