@@ -1,5 +1,6 @@
 #include "analyzer/analysis/ProvenanceIndex.h"
 #include "analyzer/analysis/AnalysisScope.h"
+#include "analyzer/analysis/FileLocalDeclarations.h"
 #include "analyzer/analysis/InstantiationArguments.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
@@ -59,39 +60,6 @@ bool isPointerArrayLocal(const clang::ValueDecl *decl) {
 
 namespace {
 
-/// Finds what the index treats as closed in the TU: a host function, class
-/// or global pointer variable with no external visibility, or a lambda
-/// whose call operator has none (holdsFileLocalDeclaration).
-class FileLocalFinder : public clang::RecursiveASTVisitor<FileLocalFinder> {
-public:
-  bool found = false;
-
-  bool VisitFunctionDecl(clang::FunctionDecl *function) {
-    // Device code is not the host's provenance (a kernel is launched, and
-    // a __device__ function is called from device code).
-    bool deviceOnly = function->hasAttr<clang::CUDAGlobalAttr>() ||
-                      (function->hasAttr<clang::CUDADeviceAttr>() &&
-                       !function->hasAttr<clang::CUDAHostAttr>());
-    return note(!deviceOnly && !function->isExternallyVisible());
-  }
-  bool VisitCXXRecordDecl(clang::CXXRecordDecl *record) {
-    return note(!record->isLambda() && !record->isExternallyVisible());
-  }
-  bool VisitVarDecl(clang::VarDecl *var) {
-    return note(isTracked(var) && var->hasGlobalStorage() && !var->isStaticLocal() &&
-                !var->isExternallyVisible());
-  }
-  bool VisitLambdaExpr(clang::LambdaExpr *lambda) {
-    return note(!lambda->getCallOperator()->isExternallyVisible());
-  }
-
-private:
-  bool note(bool fileLocal) {
-    found = found || fileLocal;
-    return !found; // stops the walk once found
-  }
-};
-
 /// Whether a top-level declaration of the traversal scope that comes from
 /// the preamble (a project header in the include prefix) holds something
 /// closed in the TU (holdsFileLocalDeclaration).
@@ -104,12 +72,6 @@ bool preambleHoldsFileLocal(const std::vector<clang::Decl *> &scope) {
 }
 
 } // namespace
-
-bool holdsFileLocalDeclaration(clang::Decl &decl) {
-  FileLocalFinder finder;
-  finder.TraverseDecl(&decl);
-  return finder.found;
-}
 
 /// Fills a ProvenanceIndex in one RecursiveASTVisitor pass.
 class ProvenanceIndexBuilder : public clang::RecursiveASTVisitor<ProvenanceIndexBuilder> {

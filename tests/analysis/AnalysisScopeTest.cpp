@@ -6,7 +6,7 @@
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/InstantiationArguments.h"
 #include "analyzer/analysis/PointerProvenance.h"
-#include "analyzer/analysis/ProvenanceIndex.h"
+#include "analyzer/analysis/FileLocalDeclarations.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 #include "analyzer/config/CheckOptions.h"
 #include "analyzer/reach/TranslationUnitReach.h"
