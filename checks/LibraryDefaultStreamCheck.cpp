@@ -52,7 +52,8 @@ std::string libraryCallName(const clang::FunctionDecl &callee) {
 LibraryDefaultStreamCheck::LibraryDefaultStreamCheck(TranslationUnitContext &context)
     : Check(rule().id, context),
       perThreadBuild_(isPerThreadDefaultStreamBuild(context)),
-      pyTorchExtension_(isPyTorchExtension(context.ast())), provenance_(context.ast(), &context.info().instantiations) {}
+      pyTorchExtension_(isPyTorchExtension(context.ast())), provenance_(context.ast(), &context.info().instantiations,
+                  context.info().preambleInstantiationsNameProject) {}
 
 std::vector<SiteClaim> LibraryDefaultStreamCheck::claims() {
   return {{DefaultStreamCheck::rule().id, DefaultStreamCheck::PyTorchExtensionSites}};

@@ -87,7 +87,8 @@ private:
 
 PageableMemcpyAsyncCheck::PageableMemcpyAsyncCheck(TranslationUnitContext &context)
     : Check(rule().id, context, options()), strict_(boolOption("Strict")),
-      provenance_(context.ast(), &context.info().instantiations), fixer_(context, provenance_) {}
+      provenance_(context.ast(), &context.info().instantiations,
+                  context.info().preambleInstantiationsNameProject), fixer_(context, provenance_) {}
 
 RuleInfo PageableMemcpyAsyncCheck::rule() {
   RuleInfo rule;

@@ -109,9 +109,11 @@ Provenance mergeProvenance(const Provenance &a, const Provenance &b) {
 
 PointerProvenance::PointerProvenance(
     clang::ASTContext &ast,
-    const std::optional<std::vector<const clang::FunctionDecl *>> *instantiations)
+    const std::optional<std::vector<const clang::FunctionDecl *>> *instantiations,
+    bool preambleNamesProject)
     : ast_(ast), index_(std::make_unique<ProvenanceIndex>(
-                     ast, instantiations && *instantiations ? &**instantiations : nullptr)) {}
+                     ast, instantiations && *instantiations ? &**instantiations : nullptr,
+                     preambleNamesProject)) {}
 PointerProvenance::~PointerProvenance() = default;
 
 Provenance PointerProvenance::of(const clang::Expr *pointer,

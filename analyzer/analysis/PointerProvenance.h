@@ -60,10 +60,12 @@ class ProvenanceIndex;
 class PointerProvenance {
 public:
   /// `instantiations`: TranslationUnitInfo::instantiations (null or
-  /// nullopt: every library declaration is walked for them).
+  /// nullopt: every library declaration is walked for them);
+  /// `preambleNamesProject`: TranslationUnitInfo::preambleInstantiationsNameProject.
   explicit PointerProvenance(
       clang::ASTContext &ast,
-      const std::optional<std::vector<const clang::FunctionDecl *>> *instantiations = nullptr);
+      const std::optional<std::vector<const clang::FunctionDecl *>> *instantiations = nullptr,
+      bool preambleNamesProject = true);
   ~PointerProvenance();
 
   /// The memory `pointer` refers to when evaluated at `use` (the statement

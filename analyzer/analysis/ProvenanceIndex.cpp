@@ -328,13 +328,14 @@ void ProvenanceIndex::build() {
   };
   // The parse's instantiations are known: the scope, then those of them in
   // library headers; no other library declaration is read (on a preamble,
-  // reading them deserialized them). Not when a declaration of the scope
-  // that comes from the preamble (a project header in the include prefix)
-  // holds a file-local function, class, variable or lambda: an
-  // instantiation the preamble made may call or write it, and is in no
-  // list. (Of the scope, the functions the call graph pulled in are the
-  // library's, and declarations without a location clang's own.)
-  if (instantiations_ && !preambleHoldsFileLocal(scope)) {
+  // reading them deserialized them). Not when the preamble instantiated a
+  // library template naming a project declaration and a declaration of the
+  // scope that comes from it (a project header in the include prefix)
+  // holds a file-local function, class, variable or lambda: that
+  // instantiation may call or write it, and is in no list. (Of the scope,
+  // the functions the call graph pulled in are the library's, and
+  // declarations without a location clang's own.)
+  if (instantiations_ && !(preambleNamesProject_ && preambleHoldsFileLocal(scope))) {
     for (clang::Decl *decl : scope)
       if (!traversedThroughItsExpression(*decl))
         builder.TraverseDecl(decl);

@@ -40,9 +40,11 @@ public:
   /// `instantiations`: the function instantiations the parse made
   /// (TranslationUnitInfo::instantiations), or null to find them by walking
   /// every library declaration.
+  /// `preambleNamesProject`: TranslationUnitInfo::preambleInstantiationsNameProject.
   explicit ProvenanceIndex(clang::ASTContext &ast,
-                           const std::vector<const clang::FunctionDecl *> *instantiations = nullptr)
-      : ast_(ast), instantiations_(instantiations) {}
+                           const std::vector<const clang::FunctionDecl *> *instantiations = nullptr,
+                           bool preambleNamesProject = true)
+      : ast_(ast), instantiations_(instantiations), preambleNamesProject_(preambleNamesProject) {}
 
   /// Writes of a variable or member besides its initializer; null if none.
   const Definitions *definitions(const clang::ValueDecl *decl);
@@ -88,6 +90,7 @@ private:
 
   clang::ASTContext &ast_;
   const std::vector<const clang::FunctionDecl *> *instantiations_;
+  bool preambleNamesProject_;
   bool built_ = false;
   llvm::DenseMap<const clang::ValueDecl *, Definitions> definitions_;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> callers_;

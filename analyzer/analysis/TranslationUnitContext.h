@@ -47,6 +47,10 @@ struct TranslationUnitInfo {
   /// provenance reads those in library headers instead of walking every
   /// library declaration (ProvenanceIndex::build).
   std::optional<std::vector<const clang::FunctionDecl *>> instantiations;
+  /// Whether the parse's preamble instantiated a library template naming a
+  /// declaration outside system headers (none in no list of the parse's);
+  /// false without a preamble.
+  bool preambleInstantiationsNameProject = false;
 };
 
 /// The absolute, dot-free path of `file`, as findings name it; "" for a

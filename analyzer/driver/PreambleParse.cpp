@@ -1,5 +1,6 @@
 #include "analyzer/driver/PreambleParse.h"
 
+#include "analyzer/analysis/InstantiationArguments.h"
 #include "analyzer/driver/SharedPrefix.h"
 #include "analyzer/compiledb/CompileDatabase.h"
 #include "analyzer/index/ProjectIndex.h"
@@ -9,6 +10,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/FileSystem.h"
@@ -28,12 +30,57 @@ constexpr const char *kPreambleVirtualPath = "/streamlint-virtual-preamble/pream
 /// reports it).
 class ErrorCounter : public clang::DiagnosticConsumer {};
 
-/// Writes the prefix's PCH and records the files it read.
+/// Notes whether a library template instantiated while the preamble is
+/// built names a declaration outside system headers
+/// (PreambleManifest::instantiationsNameProject).
+class LibraryInstantiationWatcher : public clang::ASTConsumer {
+public:
+  LibraryInstantiationWatcher(const clang::SourceManager &sources, bool &namesProject)
+      : sources_(sources), namesProject_(namesProject) {}
+
+  /// Clang hands each function whose body it instantiated here too.
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    for (clang::Decl *decl : group) {
+      const auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl);
+      if (!namesProject_ && function && function->isTemplateInstantiation() &&
+          inSystemHeader(*function))
+        namesProject_ = instantiatedWith(*function, [this](const clang::Decl &named) {
+          return named.getLocation().isValid() && !inSystemHeader(named);
+        });
+    }
+    return true;
+  }
+
+private:
+  bool inSystemHeader(const clang::Decl &decl) const {
+    clang::SourceLocation location = decl.getLocation();
+    return location.isValid() && sources_.isInSystemHeader(sources_.getExpansionLoc(location));
+  }
+
+  const clang::SourceManager &sources_;
+  bool &namesProject_;
+};
+
+/// Writes the prefix's PCH and records the files it read and whether its
+/// library instantiations name the project's declarations.
 class BuildPreambleAction : public clang::GeneratePCHAction {
 public:
   BuildPreambleAction(const std::vector<std::string> &versioned,
-                      std::vector<index::IncludedFile> &files)
-      : versioned_(versioned), files_(files) {}
+                      std::vector<index::IncludedFile> &files, bool &namesProject)
+      : versioned_(versioned), files_(files), namesProject_(namesProject) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &compiler,
+                                                        llvm::StringRef file) override {
+    std::unique_ptr<clang::ASTConsumer> pch =
+        clang::GeneratePCHAction::CreateASTConsumer(compiler, file);
+    if (!pch)
+      return nullptr;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<LibraryInstantiationWatcher>(
+        compiler.getSourceManager(), namesProject_));
+    consumers.push_back(std::move(pch));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
 
   void EndSourceFileAction() override {
     files_ = filesRead(getCompilerInstance().getSourceManager(), versioned_);
@@ -43,6 +90,7 @@ public:
 private:
   const std::vector<std::string> &versioned_;
   std::vector<index::IncludedFile> &files_;
+  bool &namesProject_;
 };
 
 /// Runs one action as a tool's FrontendActionFactory does.
@@ -95,8 +143,9 @@ buildPreamble(const clang::CompilerInvocation &base, clang::FileManager &files,
   auto buildFiles = llvm::makeIntrusiveRefCnt<clang::FileManager>(
       clang::FileSystemOptions(), files.getVirtualFileSystemPtr());
   std::vector<index::IncludedFile> read;
+  bool namesProject = false;
   ErrorCounter errors;
-  OneAction action(std::make_unique<BuildPreambleAction>(versioned, read));
+  OneAction action(std::make_unique<BuildPreambleAction>(versioned, read, namesProject));
   bool built = action.runInvocation(std::move(invocation), buildFiles.get(),
                                     std::move(pchOperations), &errors);
   if (!built || errors.getNumErrors() > 0 || read.empty() ||
@@ -107,6 +156,7 @@ buildPreamble(const clang::CompilerInvocation &base, clang::FileManager &files,
   index::PreambleManifest manifest;
   manifest.prefixBytes = bounds.Size;
   manifest.endsAtStartOfLine = bounds.PreambleEndsAtStartOfLine;
+  manifest.instantiationsNameProject = namesProject;
   // The main file comes first; what the preamble depends on is the rest
   // (the prefix itself is part of the key).
   manifest.files.assign(read.begin() + 1, read.end());
@@ -238,6 +288,7 @@ void PreambleActionFactory::attachPreamble(
   preprocessor.UsePredefines = false;
   use_.state = state;
   use_.files = std::move(preamble->manifest.files);
+  use_.instantiationsNameProject = preamble->manifest.instantiationsNameProject;
   use_.mainDigest = index::sha256Hex((*main)->getBuffer());
 }
 

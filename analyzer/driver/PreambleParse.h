@@ -45,6 +45,8 @@ struct PreambleUse {
   std::vector<index::IncludedFile> files;
   /// SHA-256 of the main file as the preamble's prefix was cut from it.
   std::string mainDigest;
+  /// PreambleManifest::instantiationsNameProject of the preamble used.
+  bool instantiationsNameProject = true;
 };
 
 /// The main file and every other file `sources` read, each with the digest

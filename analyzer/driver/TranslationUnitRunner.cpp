@@ -142,6 +142,8 @@ struct CheckRun {
   /// Leave the AST to the process's exit, as clang's own -fsyntax-only
   /// does (-disable-free), once the checks ran without a parse error.
   bool keepAst;
+  /// What the parse does with a preamble (filled before it begins).
+  const PreambleUse &preamble;
 };
 
 /// Runs the enabled checks once clang has built the whole AST.
@@ -204,6 +206,9 @@ private:
     info.claimedSites = claimedSites(run_.registry, run_.selection);
     info.walkedDirectories = run_.invocation.walkedDirectories;
     info.instantiations = std::move(instantiations_);
+    info.preambleInstantiationsNameProject =
+        (run_.preamble.state == PreambleUse::Reused || run_.preamble.state == PreambleUse::Built) &&
+        run_.preamble.instantiationsNameProject;
     TranslationUnitContext context(ast, info, run_.options);
     takeConditionalFixes(context); // none left by an earlier TU at this address
     reach::TranslationUnitReach reach(context);
@@ -382,7 +387,8 @@ TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
   clang::CompilerInstance *compiler = nullptr;
   CheckRun run{invocation, registry,          selection,              options,
                outcome,    searchDirectories, searchDirectoriesPlain, errors,
-               failure,    phases,            compiler,               keepAst};
+               failure,    phases,            compiler,               keepAst,
+               use};
   PreambleActionFactory action(std::make_unique<CheckAction>(run), preamble, fileSystem,
                                invocation.versionedDirectories, use, phases);
   clang::tooling::ToolInvocation tool(args, &action, files.get(),

@@ -42,7 +42,8 @@ std::string manifestText(const std::string &key, const std::string &pchDigest,
   std::string text = std::string(kManifestFormat) + "\nkey " + key + "\npch " + pchDigest +
                      " " + std::to_string(pchSize) + "\nprefix " +
                      std::to_string(manifest.prefixBytes) + " " +
-                     (manifest.endsAtStartOfLine ? "1" : "0") + "\n";
+                     (manifest.endsAtStartOfLine ? "1" : "0") + "\ninstantiations-name-project " +
+                     (manifest.instantiationsNameProject ? "1" : "0") + "\n";
   for (const IncludedFile &file : manifest.files)
     text += std::string(file.system ? "system " : "file ") + file.sha256 + " " + file.path +
             "\n";
@@ -57,7 +58,7 @@ bool parseManifest(std::string_view text, const std::string &key, std::string &p
     error = why;
     return false;
   };
-  if (lines.size() < 4 || lines[0] != kManifestFormat)
+  if (lines.size() < 5 || lines[0] != kManifestFormat)
     return fail("not a preamble manifest of this format");
   if (lines[1] != "key " + key)
     return fail("the manifest is for another key");
@@ -74,7 +75,10 @@ bool parseManifest(std::string_view text, const std::string &key, std::string &p
       (words[2] != "0" && words[2] != "1"))
     return fail("no prefix size");
   manifest.endsAtStartOfLine = words[2] == "1";
-  for (size_t i = 4; i < lines.size(); ++i) {
+  if (lines[4] != "instantiations-name-project 0" && lines[4] != "instantiations-name-project 1")
+    return fail("no instantiations line");
+  manifest.instantiationsNameProject = lines[4].ends_with("1");
+  for (size_t i = 5; i < lines.size(); ++i) {
     auto [kind, rest] = lines[i].split(' ');
     auto [digest, path] = rest.split(' ');
     if ((kind != "file" && kind != "system") || digest.size() != 64 || path.empty())

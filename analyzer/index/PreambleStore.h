@@ -29,6 +29,12 @@ namespace streamlint::index {
 struct PreambleManifest {
   unsigned prefixBytes = 0;       // the preamble is the main file's first N bytes
   bool endsAtStartOfLine = false; // as clang's PreambleBounds says
+  /// Whether a library template instantiated while the preamble was built
+  /// names a declaration outside system headers (its arguments, or those
+  /// of enclosing specializations): pointer provenance must then read the
+  /// library's declarations where a project header of the prefix declares
+  /// something file-local (ProvenanceIndex::build).
+  bool instantiationsNameProject = true;
   std::vector<IncludedFile> files; // every file the prefix read (main file excluded)
 };
 

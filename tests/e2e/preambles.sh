@@ -355,4 +355,43 @@ run costs_second_heavy
 expect_preambles costs_second_heavy 1 1
 grep -qF ", 1 deferred" "$WORK/err" || fail "costs_second_heavy: c.cu not on its own: $(cat "$WORK/err")"
 
+# The manifest says whether a library template the preamble instantiated
+# names the project's code (then pointer provenance reads the library's
+# declarations where the prefix declares something file-local).
+P=$WORK/names
+mkdir -p "$P/sys"
+cat >"$P/sys/apply.h" <<'CU'
+#pragma once
+template <class F> void applyTo(F f, float *p) { f(p); }
+CU
+cat >"$P/plain.cuh" <<'CU'
+#pragma once
+#include <apply.h>
+inline void plainFill(float *p) { p[0] = 1; }
+CU
+cat >"$P/named.cuh" <<'CU'
+#pragma once
+#include <apply.h>
+struct Filler { void operator()(float *p) const { p[0] = 2; } };
+inline void namedFill(float *p) { applyTo(Filler{}, p); }
+CU
+for header in plain named; do
+  for n in 1 2; do
+    printf '#include "%s.cuh"\n\nvoid run_%s_%s(float *p) { %sFill(p); }\n' "$header" "$header" "$n" "$header" >"$P/${header}_$n.cu"
+  done
+done
+python3 - "$P" "$FLAGS -isystem $P/sys" >"$P/compile_commands.json" <<'PY'
+import json, sys
+p, flags = sys.argv[1:]
+print(json.dumps([{"directory": p, "file": f"{p}/{n}.cu", "command": f"clang++ {flags} -c {p}/{n}.cu"}
+                  for n in ("plain_1", "plain_2", "named_1", "named_2")]))
+PY
+INDEX=$WORK/names-index
+run names_project
+expect_preambles names_project 2 2
+[ "$(grep -l 'instantiations-name-project 1' "$INDEX"/preambles/*.manifest | wc -l)" -eq 1 ] ||
+  fail "names_project: expected one preamble whose library instantiations name the project: $(grep -h instantiations-name "$INDEX"/preambles/*.manifest)"
+[ "$(grep -l 'instantiations-name-project 0' "$INDEX"/preambles/*.manifest | wc -l)" -eq 1 ] ||
+  fail "names_project: expected one preamble whose library instantiations name none of it"
+
 finish

@@ -58,6 +58,7 @@ protected:
 
 TEST_F(PreambleStoreTest, ManifestRoundTrips) {
   PreambleManifest in = manifest();
+  in.instantiationsNameProject = false;
   in.files.push_back({"/usr/include/with space.h", std::string(64, 'b'), true});
   std::string text = manifestText(key('a'), std::string(64, 'c'), 1234, in);
   std::string digest, error;
@@ -68,6 +69,7 @@ TEST_F(PreambleStoreTest, ManifestRoundTrips) {
   EXPECT_EQ(size, 1234u);
   EXPECT_EQ(out.prefixBytes, 42u);
   EXPECT_TRUE(out.endsAtStartOfLine);
+  EXPECT_FALSE(out.instantiationsNameProject);
   ASSERT_EQ(out.files.size(), 2u);
   EXPECT_EQ(out.files[1].path, "/usr/include/with space.h");
   EXPECT_TRUE(out.files[1].system);
