@@ -132,18 +132,6 @@ std::vector<PrefixDirective> shareableDirectives(llvm::StringRef buffer, unsigne
   return directives;
 }
 
-size_t sharedLength(const std::vector<PrefixDirective> &a,
-                    const std::vector<PrefixDirective> &b) {
-  size_t shared = 0;
-  bool included = false;
-  for (size_t i = 0; i < a.size() && i < b.size() && a[i].text == b[i].text; ++i) {
-    included |= a[i].includes;
-    if (a[i].closesAll && included)
-      shared = i + 1;
-  }
-  return shared;
-}
-
 std::string sharedPrefixText(const std::vector<std::string> &directives) {
   std::string text;
   for (const std::string &directive : directives)

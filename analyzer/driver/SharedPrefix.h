@@ -34,11 +34,6 @@ struct PrefixDirective {
 /// bytes (lexed raw); it stops at the first that is not.
 std::vector<PrefixDirective> shareableDirectives(llvm::StringRef buffer, unsigned prefixSize);
 
-/// How many leading directives `a` and `b` share where a prefix may end
-/// (nothing open) and at least one of them includes a file; 0 if none.
-size_t sharedLength(const std::vector<PrefixDirective> &a,
-                    const std::vector<PrefixDirective> &b);
-
 /// The synthetic main file a shared preamble is built from: `directives`,
 /// one per line.
 std::string sharedPrefixText(const std::vector<std::string> &directives);

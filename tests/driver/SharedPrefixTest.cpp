@@ -61,7 +61,10 @@ TEST(SharedPrefix, ConditionalsAreSharedWholeOnly) {
   EXPECT_TRUE(directives[3].closesAll);
   // Another file that diverges inside the #ifdef shares only the first.
   std::string other = "#include <a.h>\n#ifdef X\n#include <d.h>\n#endif\n";
-  EXPECT_EQ(sharedLength(directives, shareableDirectives(other, other.size())), 1u);
+  std::vector<std::vector<std::string>> shared =
+      sharedDirectivesOf({directives, shareableDirectives(other, other.size())});
+  EXPECT_EQ(shared[0].size(), 1u);
+  EXPECT_EQ(shared[1], shared[0]);
 }
 
 TEST(SharedPrefix, EndIsPastTheLineOfTheLastSharedDirective) {
