@@ -78,6 +78,19 @@ void addToTraversalScope(clang::ASTContext &ast,
   ast.setTraversalScope(scope);
 }
 
+bool declaredInSystemHeader(const clang::Decl &decl, const clang::SourceManager &sources) {
+  clang::SourceLocation location = decl.getLocation();
+  return location.isValid() && sources.isInSystemHeader(sources.getExpansionLoc(location));
+}
+
+bool isLibraryFunction(const clang::FunctionDecl &function, const clang::SourceManager &sources) {
+  return function.getBuiltinID() != 0 || declaredInSystemHeader(function, sources);
+}
+
+bool skipsBodyOf(const clang::Decl &decl, const clang::SourceManager &sources) {
+  return declaredInSystemHeader(decl, sources);
+}
+
 bool traversesWholeTranslationUnit(const clang::ASTContext &ast) {
   const std::vector<clang::Decl *> &scope = ast.getTraversalScope();
   return scope.size() == 1 && llvm::isa<clang::TranslationUnitDecl>(scope.front());

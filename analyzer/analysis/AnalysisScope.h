@@ -45,6 +45,26 @@ void limitTraversalToUserCode(clang::ASTContext &ast,
 void addToTraversalScope(clang::ASTContext &ast,
                          const std::vector<const clang::FunctionDecl *> &functions);
 
+/// Whether `decl`'s location, expanded, is in a system header (a
+/// declaration without a location is not).
+bool declaredInSystemHeader(const clang::Decl &decl, const clang::SourceManager &sources);
+
+/// Whether `function` is the library's: declared in a system header, or a
+/// builtin (__builtin_abort: clang declares a builtin where the TU first
+/// uses it, so its location says nothing; a system header's body using it
+/// first, or that body skipped, must not change what a call of it is).
+bool isLibraryFunction(const clang::FunctionDecl &function, const clang::SourceManager &sources);
+
+/// Whether the parse skips the body of the function `decl` (clang's
+/// ASTConsumer::shouldSkipFunctionBody, asked only when the invocation
+/// skips function bodies: ClangInvocation::parseLibraryBodies off): those
+/// declared in system headers. No walk enters them (see above) and the
+/// CUDA API table names what a library call does, so their bodies only cost
+/// the parse, above all the instantiations of Thrust's and CUB's algorithms
+/// a TU's calls would otherwise make. Clang still parses what it must
+/// (constexpr functions, deduced return types).
+bool skipsBodyOf(const clang::Decl &decl, const clang::SourceManager &sources);
+
 /// Whether `ast`'s traversal scope is the whole TU.
 bool traversesWholeTranslationUnit(const clang::ASTContext &ast);
 

@@ -91,7 +91,7 @@ public:
       }
     if (startsHostThread(*callee))
       noteOnce(facts_.hostThreads, callee->getQualifiedNameAsString(), call->getBeginLoc());
-    if (inSystemHeader(sm_, callee->getLocation()) || deviceOnly(*callee))
+    if (isLibraryFunction(*callee, sm_) || deviceOnly(*callee))
       return true;
     calls_.push_back({frames_.back(), call});
     // A global or member stream handed by address to a user function may
@@ -130,7 +130,7 @@ public:
       return true;
     if (const auto *call = llvm::dyn_cast<clang::CallExpr>(statement)) {
       const clang::FunctionDecl *callee = call->getDirectCallee();
-      if (!callee || !inSystemHeader(sm_, callee->getLocation()) ||
+      if (!callee || !isLibraryFunction(*callee, sm_) ||
           (callee->getIdentifier() && api::findApi(callee->getName())))
         return true;
     }

@@ -2,6 +2,7 @@
 // user function's returns return (malloc/new/cudaMallocHost wrappers, after
 // checks), followed into bodies in this TU or left to the whole program.
 #include "analyzer/analysis/PointerProvenanceWalk.h"
+#include "analyzer/analysis/AnalysisScope.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -36,7 +37,7 @@ Provenance PointerProvenance::userFunction(const clang::CallExpr *callExpr,
                                            Walk &walk) {
   const clang::SourceManager &sm = ast_.getSourceManager();
   if (!callee->getReturnType()->isPointerType() ||
-      sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation())))
+      isLibraryFunction(*callee, sm))
     return unknown();
   if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
     if (method->isVirtual())

@@ -118,11 +118,18 @@ public:
     if (!callee)
       return true;
     index_.callers_[callee->getCanonicalDecl()].push_back(call);
+    noteHandedToLibrary(*callee, {call->getArgs(), call->getNumArgs()});
     if (callee->getIdentifier()) {
       llvm::StringRef name = callee->getName();
       if (name == "cudaHostRegister" || name.starts_with("cuMemHostRegister"))
         index_.registrations_.push_back(call);
     }
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr *construct) {
+    if (const clang::CXXConstructorDecl *constructor = construct->getConstructor())
+      noteHandedToLibrary(*constructor, {construct->getArgs(), construct->getNumArgs()});
     return true;
   }
 
@@ -178,6 +185,26 @@ public:
   }
 
 private:
+  /// The classes of the project's objects passed to `callee` when it is a
+  /// library function (ProvenanceIndex::handedToLibrary_): a lambda given
+  /// to std::for_each, a functor to thrust::transform, either to a
+  /// std::function's constructor. The library's body, which calls them, is
+  /// skipped by the parse (AnalysisScope.h, skipsBodyOf) or not walked.
+  void noteHandedToLibrary(const clang::FunctionDecl &callee,
+                           llvm::ArrayRef<const clang::Expr *> arguments) {
+    const clang::SourceManager &sources = index_.ast_.getSourceManager();
+    if (outsideScope || !declaredInSystemHeader(callee, sources))
+      return;
+    for (const clang::Expr *argument : arguments) {
+      clang::QualType type = argument->getType().getNonReferenceType();
+      if (type->isPointerType())
+        type = type->getPointeeType();
+      const clang::CXXRecordDecl *record = type->getAsCXXRecordDecl();
+      if (record && !declaredInSystemHeader(*record, sources))
+        index_.handedToLibrary_.insert(record->getCanonicalDecl());
+    }
+  }
+
   /// Whether `decl` is declared in the scope: inside one of its top-level
   /// declarations (lexically: a namespace reopened in the user's file is
   /// the user's).
@@ -323,8 +350,7 @@ void ProvenanceIndex::build() {
   inScope.insert(scope.begin(), scope.end());
   const clang::SourceManager &sources = ast_.getSourceManager();
   auto inSystemHeader = [&](const clang::Decl &decl) {
-    clang::SourceLocation location = decl.getLocation();
-    return location.isValid() && sources.isInSystemHeader(sources.getExpansionLoc(location));
+    return declaredInSystemHeader(decl, sources);
   };
   // The parse's instantiations are known: the scope, then those of them in
   // library headers; no other library declaration is read (on a preamble,
@@ -481,7 +507,7 @@ ProvenanceIndex::visibleCallers(const clang::FunctionDecl *function) {
       addressTaken_.count(canonical))
     return nullptr;
   if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(function))
-    if (method->isVirtual())
+    if (method->isVirtual() || handedToLibrary_.count(method->getParent()->getCanonicalDecl()))
       return nullptr;
   auto found = callers_.find(canonical);
   return found == callers_.end() ? nullptr : &found->second;

@@ -61,7 +61,8 @@ public:
   bool initialReaches(const Definitions *defs, const clang::Stmt *use);
 
   /// The calls of `function` when all are visible in the TU (internal
-  /// linkage, never address-taken, not virtual); null otherwise.
+  /// linkage, never address-taken, not virtual, not a method of a class
+  /// whose objects are handed to the library); null otherwise.
   const std::vector<const clang::CallExpr *> *visibleCallers(const clang::FunctionDecl *function);
   /// Every direct call, by callee (canonical declaration).
   const llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> &
@@ -95,6 +96,10 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, Definitions> definitions_;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> callers_;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 16> addressTaken_;
+  /// Classes (canonical) of objects handed to a function declared in a
+  /// system header: the library may call any of their methods (a lambda
+  /// given to std::for_each), from a body the parse skipped.
+  llvm::SmallPtrSet<const clang::CXXRecordDecl *, 8> handedToLibrary_;
   std::vector<const clang::CallExpr *> registrations_;
 };
 

@@ -3,6 +3,7 @@
 // direction) come from the API table (api/CudaApiTable.h); stream arguments
 // from StreamResolution.
 #include "analyzer/analysis/StreamOperations.h"
+#include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/OperationLocation.h"
 #include "analyzer/analysis/StandardLibraryCalls.h"
 #include "analyzer/analysis/StreamSources.h"
@@ -146,7 +147,7 @@ private:
         callee->getIdentifier() ? std::string(api::baseName(apiNameAsWritten(*callee))) : "";
     op.what = name.empty() ? callee->getNameAsString() : name;
     const clang::SourceManager &sm = ast_.getSourceManager();
-    bool system = sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation()));
+    bool system = isLibraryFunction(*callee, sm);
     if (!name.empty() && isCudaName(name) && (system || !callee->hasBody()))
       return classifyCudaApi(op, call, name);
     if (std::optional<StreamOperation> library = classifyLibraryWork(op, call, *callee))

@@ -1,6 +1,7 @@
 // UserCallNeed.h: which calls an ordering walk may judge by their callee's
 // summary, and the facts of the call the summary is read with.
 #include "analyzer/analysis/UserCallNeed.h"
+#include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/DeviceLoop.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "analyzer/analysis/StreamSources.h"
@@ -21,7 +22,7 @@ std::optional<ordering::CalleeNeed> userCallNeed(const StreamOperation &op,
   if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(callee); method && method->isVirtual())
     return std::nullopt;
   const clang::SourceManager &sm = context.sources();
-  if (sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation())) || selectsDevices(function))
+  if (isLibraryFunction(*callee, sm) || selectsDevices(function))
     return std::nullopt;
   ordering::CalleeNeed need;
   need.callee = orderingKey(*callee);

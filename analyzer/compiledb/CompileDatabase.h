@@ -44,6 +44,7 @@ struct TranslateOptions {
   std::vector<std::string> extraArgs;        // appended (clang-tidy --extra-arg)
   std::vector<std::string> extraArgsBefore;  // prepended (--extra-arg-before)
   bool hostOnly = true;                      // --cuda-host-only
+  bool parseLibraryBodies = false;           // --parse-library-bodies (ClangInvocation)
 };
 
 /// The clang invocation for one entry.
@@ -72,6 +73,10 @@ struct ClangInvocation {
   /// only what that code calls (analyzer/analysis/AnalysisScope.h). Empty:
   /// all code outside system headers. Not set by translation.
   std::vector<std::string> walkedDirectories;
+  /// Parse the bodies of functions declared in system headers, as a
+  /// compiler does; off, the parse skips them (AnalysisScope.h, skipsBodyOf).
+  /// Part of the parse key. Not set by translation.
+  bool parseLibraryBodies = false;
 };
 
 /// Where the host shims live in the invocation's virtual file system.

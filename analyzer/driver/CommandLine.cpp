@@ -222,6 +222,13 @@ cl::opt<bool> usePreambles(
 cl::opt<bool> noPreambles("no-preambles",
                           cl::desc("Parse every TU whole (overrides --preambles)"),
                           cl::cat(category));
+cl::opt<bool> parseLibraryBodies(
+    "parse-library-bodies",
+    cl::desc("Parse the bodies of functions in system headers (the toolkit's, Thrust's, "
+             "CUB's, the C++ library's), as a compiler does. By default they are skipped: "
+             "no check reads them, and on Thrust/CUB code they are most of the parse "
+             "(docs/index.md, \"Skipped library bodies\")"),
+    cl::cat(category));
 cl::opt<unsigned> preambleCacheSize(
     "preamble-cache-size",
     cl::desc("At most this many MiB of preambles beside the project index; the least "
@@ -348,6 +355,7 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.analyzer.jobs = jobs;
   result.analyzer.crashRecovery = crashRecovery;
   result.analyzer.translate.extraArgs.assign(extraArgs.begin(), extraArgs.end());
+  result.analyzer.translate.parseLibraryBodies = parseLibraryBodies;
   result.analyzer.translate.extraArgsBefore.assign(extraArgsBefore.begin(),
                                                    extraArgsBefore.end());
   for (const std::string &setting : checkOptions) {

@@ -1,5 +1,6 @@
 #include "analyzer/driver/PreambleParse.h"
 
+#include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/InstantiationArguments.h"
 #include "analyzer/driver/SharedPrefix.h"
 #include "analyzer/compiledb/CompileDatabase.h"
@@ -51,10 +52,15 @@ public:
     return true;
   }
 
+  /// The preamble skips what the TU's parse skips (skipsBodyOf; the PCH
+  /// writer's own answer is yes).
+  bool shouldSkipFunctionBody(clang::Decl *decl) override {
+    return skipsBodyOf(*decl, sources_);
+  }
+
 private:
   bool inSystemHeader(const clang::Decl &decl) const {
-    clang::SourceLocation location = decl.getLocation();
-    return location.isValid() && sources_.isInSystemHeader(sources_.getExpansionLoc(location));
+    return declaredInSystemHeader(decl, sources_);
   }
 
   const clang::SourceManager &sources_;

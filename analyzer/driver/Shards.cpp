@@ -45,6 +45,8 @@ std::string mergeKey(const PlannedUnit &unit, const AnalyzerOptions &options) {
       llvm::join(options.translate.extraArgsBefore, std::string(1, '\0')),
       llvm::join(options.translate.extraArgs, std::string(1, '\0')),
       "checks=" + unit.config.checks};
+  if (options.translate.parseLibraryBodies)
+    parts.push_back("library bodies parsed");
   for (const auto &[name, value] : unit.config.checkOptions.all())
     parts.push_back(name + "=" + value);
   return index::keyOf(parts);

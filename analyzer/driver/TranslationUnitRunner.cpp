@@ -160,6 +160,12 @@ public:
     return true;
   }
 
+  /// Asked only when the invocation skips function bodies
+  /// (ClangInvocation::parseLibraryBodies off).
+  bool shouldSkipFunctionBody(clang::Decl *decl) override {
+    return run_.compiler && skipsBodyOf(*decl, run_.compiler->getSourceManager());
+  }
+
   void HandleTranslationUnit(clang::ASTContext &ast) override {
     StreamlintStep step("running the checks");
     try {
@@ -374,6 +380,11 @@ TranslationUnitOutcome parseAndCheck(const ClangInvocation &invocation,
   // file stays last.
   std::vector<std::string> args = invocation.args;
   args.insert(args.end() - (args.empty() ? 0 : 1), {"-w", "-fno-caret-diagnostics"});
+  // System headers' function bodies are skipped where clang allows it
+  // (CheckConsumer::shouldSkipFunctionBody; a preamble built for this parse
+  // inherits it).
+  if (!invocation.parseLibraryBodies)
+    args.insert(args.end() - (args.empty() ? 0 : 1), {"-Xclang", "-skip-function-bodies"});
 
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fileSystem =
       makeFileSystem(invocation);

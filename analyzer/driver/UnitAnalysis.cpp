@@ -115,6 +115,7 @@ ClangInvocation invocationFor(const PlannedUnit &unit, const Toolchain &toolchai
     invocation.file = unit.substituteFile;
   }
   invocation.walkedDirectories = unit.walkedDirectories;
+  invocation.parseLibraryBodies = options.parseLibraryBodies;
   return invocation;
 }
 
@@ -134,6 +135,8 @@ void addParseEnvironment(const ClangInvocation &invocation, const Toolchain &too
                   std::to_string(toolchain.cudaVersionBuild));
   parts.push_back(llvm::join(toolchain.problems, "\n"));
   parts.push_back(invocation.perThreadDefaultStream ? "ptds" : "legacy");
+  parts.push_back(invocation.parseLibraryBodies ? "library bodies parsed"
+                                                : "library bodies skipped");
   parts.push_back(includePathEnvironment());
 }
 

@@ -1,6 +1,7 @@
 // The one AST walk behind TranslationUnitReach: every call in user host code
 // with its enclosing function and loops, call edges between user functions,
 // CUDA API use per function and loop, and host-callback registrations.
+#include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/ColdPath.h"
 #include "analyzer/analysis/DeviceLoop.h"
 #include "analyzer/analysis/SingleRunLoop.h"
@@ -308,7 +309,7 @@ bool CallGraphBuilder::VisitCallExpr(CallExpr *call) {
     record(std::move(site));
     return true;
   }
-  if (inSystemHeader(callee->getLocation())) {
+  if (streamlint::isLibraryFunction(*callee, sources_)) {
     // No edge (the chain ends here), but the call stays visible to checks
     // whose options name it (ExtraSyncFunctions, ExtraAllocFunctions, ...).
     site.opaque = true;

@@ -1,6 +1,7 @@
 // pageable-memcpy-async: every provenance form, with a negative for each.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <string>
@@ -167,6 +168,18 @@ void inLambda(float *device, cudaStream_t stream) {
     cudaMemcpyAsync(device, scratch, sizeof(scratch), cudaMemcpyHostToDevice, stream); // CHECK: pageable-memcpy-async
   };
   upload();
+}
+
+// A lambda the library calls too, from std::for_each's body (which the
+// parse skips): the copy the TU's own call makes from malloc'd memory is
+// pageable whatever the library passes.
+void lambdaHandedToLibrary(float *device, std::vector<float *> &pinned, cudaStream_t stream) {
+  auto copyOne = [&](float *host) {
+    cudaMemcpyAsync(device, host, 64, cudaMemcpyHostToDevice, stream); // CHECK: pageable-memcpy-async {{malloc, passed by 'lambdaHandedToLibrary'}}
+  };
+  float *staging = (float *)malloc(64);
+  std::for_each(pinned.begin(), pinned.end(), copyOne);
+  copyOne(staging);
 }
 
 // ---- negatives ----

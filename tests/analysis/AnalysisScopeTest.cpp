@@ -6,6 +6,7 @@
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/InstantiationArguments.h"
 #include "analyzer/analysis/PointerProvenance.h"
+#include "analyzer/analysis/ProvenanceIndex.h"
 #include "analyzer/analysis/FileLocalDeclarations.h"
 #include "analyzer/analysis/TranslationUnitContext.h"
 #include "analyzer/config/CheckOptions.h"
@@ -18,6 +19,8 @@
 #include "clang/Tooling/Tooling.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
 
 namespace streamlint {
 namespace {
@@ -129,6 +132,42 @@ TEST(AnalysisScope, ProvenanceStillSeesCallsFromSystemTemplates) {
   ASSERT_NE(lambdaCall, nullptr);
   // onOne(pinned) in copy() and f(p) in sys::apply<lambda, float>.
   EXPECT_EQ(calls, 2u);
+}
+
+// A lambda handed to a library function is called from the library's body,
+// which streamlint's parse skips (skipsBodyOf): not all of its callers are
+// visible, even when that body was parsed (here) and shows one of them. A
+// lambda the user's code only calls keeps its visible callers.
+TEST(AnalysisScope, ALambdaHandedToTheLibraryHasCallersThatAreNotVisible) {
+  constexpr const char *Main = R"(
+#include <sysapply.h>
+void copy(float *pinned) {
+  auto handed = [](float *p) { (void)p; };
+  auto kept = [](float *p) { (void)p; };
+  handed(pinned);
+  kept(pinned);
+  sys::apply(handed, pinned);
+}
+)";
+  std::unique_ptr<clang::ASTUnit> unit = parseWith(
+      Main, "/scope-test/main.cpp", "-isystem", "/scope-test/include/sysapply.h", SystemHeader);
+  ASSERT_TRUE(unit);
+  clang::ASTContext &ast = unit->getASTContext();
+  limitTraversalToUserCode(ast);
+  ProvenanceIndex index(ast);
+  std::map<std::string, const clang::FunctionDecl *> operators;
+  for (const auto &[callee, sites] : index.callsByCallee())
+    if (const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
+      if (method->getParent()->isLambda())
+        for (const clang::CallExpr *site : sites)
+          if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(
+                  site->getArg(0)->IgnoreParenImpCasts()))
+            operators[ref->getDecl()->getNameAsString()] = callee;
+  ASSERT_TRUE(operators.count("handed") && operators.count("kept"));
+  EXPECT_EQ(index.visibleCallers(operators["handed"]), nullptr);
+  const std::vector<const clang::CallExpr *> *kept = index.visibleCallers(operators["kept"]);
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ(kept->size(), 1u);
 }
 
 /// The function instantiations of `ast` with a body, as clang hands them to
