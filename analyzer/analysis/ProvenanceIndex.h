@@ -20,6 +20,10 @@ namespace streamlint {
 bool isPointerArrayLocal(const clang::ValueDecl *decl);
 
 /// Definitions, callers and registrations of one TU, built on first use.
+/// The statement `stmt` is directly inside (clang's parent map, built on
+/// first use), or null.
+const clang::Stmt *parentOf(clang::ASTContext &ast, const clang::Stmt *stmt);
+
 class ProvenanceIndex {
 public:
   /// One write of a pointer: an assignment (value set) or an allocation
