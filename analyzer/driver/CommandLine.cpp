@@ -226,7 +226,7 @@ cl::opt<bool> parseLibraryBodies(
     "parse-library-bodies",
     cl::desc("Parse the bodies of functions in system headers (the toolkit's, Thrust's, "
              "CUB's, the C++ library's), as a compiler does. By default they are skipped: "
-             "no check reads them, and on Thrust/CUB code they are most of the parse "
+             "no check reads them, and on Thrust/CUB code they are a third of the parse "
              "(docs/index.md, \"Skipped library bodies\")"),
     cl::cat(category));
 cl::opt<unsigned> preambleCacheSize(
@@ -355,9 +355,9 @@ llvm::Expected<CommandLineOptions> parseCommandLine(int argc, const char **argv)
   result.analyzer.jobs = jobs;
   result.analyzer.crashRecovery = crashRecovery;
   result.analyzer.translate.extraArgs.assign(extraArgs.begin(), extraArgs.end());
-  result.analyzer.translate.parseLibraryBodies = parseLibraryBodies;
   result.analyzer.translate.extraArgsBefore.assign(extraArgsBefore.begin(),
                                                    extraArgsBefore.end());
+  result.analyzer.translate.parseLibraryBodies = parseLibraryBodies;
   for (const std::string &setting : checkOptions) {
     auto [key, value] = llvm::StringRef(setting).split('=');
     if (!key.contains('.') || !llvm::StringRef(setting).contains('='))
