@@ -344,9 +344,6 @@ void ProvenanceIndex::build() {
   llvm::DenseSet<const clang::Decl *> &inScope = builder.scope;
   inScope.insert(scope.begin(), scope.end());
   const clang::SourceManager &sources = ast_.getSourceManager();
-  auto inSystemHeader = [&](const clang::Decl &decl) {
-    return declaredInSystemHeader(decl, sources);
-  };
   // The parse's instantiations are known: the scope, then those of them in
   // library headers; no other library declaration is read (on a preamble,
   // reading them deserialized them). Not when the preamble instantiated a
@@ -362,7 +359,7 @@ void ProvenanceIndex::build() {
         builder.TraverseDecl(decl);
     builder.outsideScope = true;
     for (const clang::FunctionDecl *function : *instantiations_)
-      if (!inScope.count(function) && inSystemHeader(*function))
+      if (!inScope.count(function) && declaredInSystemHeader(*function, sources))
         builder.TraverseDecl(const_cast<clang::FunctionDecl *>(function));
     builder.outsideScope = false;
     return;
@@ -373,7 +370,7 @@ void ProvenanceIndex::build() {
     if (traversedThroughItsExpression(*decl))
       continue;
     builder.outsideScope = !inScope.count(decl);
-    if (builder.outsideScope && !inSystemHeader(*decl))
+    if (builder.outsideScope && !declaredInSystemHeader(*decl, sources))
       continue;
     builder.TraverseDecl(decl);
   }

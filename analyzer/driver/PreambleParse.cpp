@@ -44,9 +44,9 @@ public:
     for (clang::Decl *decl : group) {
       const auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl);
       if (!namesProject_ && function && function->isTemplateInstantiation() &&
-          inSystemHeader(*function))
+          declaredInSystemHeader(*function, sources_))
         namesProject_ = instantiatedWith(*function, [this](const clang::Decl &named) {
-          return named.getLocation().isValid() && !inSystemHeader(named);
+          return named.getLocation().isValid() && !declaredInSystemHeader(named, sources_);
         });
     }
     return true;
@@ -59,10 +59,6 @@ public:
   }
 
 private:
-  bool inSystemHeader(const clang::Decl &decl) const {
-    return declaredInSystemHeader(decl, sources_);
-  }
-
   const clang::SourceManager &sources_;
   bool &namesProject_;
 };
