@@ -1,5 +1,7 @@
 #include "analyzer/analysis/StreamResolution.h"
 
+#include "analyzer/analysis/AnalysisScope.h"
+
 #include "api/CudaApiTable.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -224,9 +226,10 @@ bool visibleAndReady(const clang::VarDecl &variable, const clang::Stmt &site,
 bool isStreamConsumer(const clang::CallExpr &call, const clang::ASTContext &ast) {
   if (llvm::isa<clang::CUDAKernelCallExpr>(call))
     return true;
+  // A library's function, judged as the call graph judges it (a builtin
+  // is the library's wherever clang declared it).
   const clang::FunctionDecl *callee = call.getDirectCallee();
-  return callee &&
-         ast.getSourceManager().isInSystemHeader(callee->getLocation());
+  return callee && isLibraryFunction(*callee, ast.getSourceManager());
 }
 
 const clang::CallExpr *streamUse(const clang::FunctionDecl &function,
