@@ -27,9 +27,24 @@ bool mayMoveLegacyWork(const ConditionalFix &other, const ConditionalFix &fix) {
 
 } // namespace
 
+void functionsByUsr(const OrderingFacts &facts, FunctionsByUsr &all, FunctionsByUsr &reliable) {
+  for (const OrderedFunction &f : facts.functions) {
+    all[f.usr] = &f;
+    if (f.definedDifferently.empty())
+      reliable[f.usr] = &f;
+  }
+}
+
+std::string unknownDefinition(const FunctionsByUsr &all, const std::string &usr) {
+  auto found = all.find(usr);
+  if (found == all.end() || found->second->definedDifferently.empty())
+    return "whose definition is not in the analyzed program";
+  return "which is " + found->second->definedDifferently +
+         " (two programs in one compile database?): which one is called here is not known";
+}
+
 CalleeLeaves::CalleeLeaves(const OrderingFacts &facts) {
-  for (const OrderedFunction &f : facts.functions)
-    functions_[f.usr] = &f;
+  functionsByUsr(facts, all_, functions_);
   for (const OrderedCall &c : facts.calls)
     calls_[c.caller].insert(c.callee);
   for (const ConditionalFix &f : facts.fixes)
@@ -42,8 +57,8 @@ int CalleeLeaves::onlyParameter(const std::string &usr) const {
 }
 
 std::string CalleeLeaves::nameOf(const std::string &usr) const {
-  auto found = functions_.find(usr);
-  return found == functions_.end() ? usr : found->second->name;
+  auto found = all_.find(usr);
+  return found == all_.end() ? usr : found->second->name;
 }
 
 std::set<std::string> CalleeLeaves::reachable(const std::string &usr, bool &recursive) const {
@@ -84,7 +99,7 @@ unsigned CalleeLeaves::leaves(const std::string &usr, bool narrow, std::set<std:
                               std::string &what, std::string &problem) const {
   auto found = functions_.find(usr);
   if (found == functions_.end()) {
-    problem = "which calls '" + nameOf(usr) + "', whose definition is not in the analyzed program";
+    problem = "which calls '" + nameOf(usr) + "', " + unknownDefinition(all_, usr);
     return OtherPending;
   }
   if (!stack.insert(usr).second) {
@@ -117,8 +132,8 @@ unsigned CalleeLeaves::leaves(const std::string &usr, bool narrow, std::set<std:
 std::string CalleeLeaves::problem(const CalleeNeed &need, const ConditionalFix &fix) const {
   std::string call = need.subject + "the call of '" + need.calleeName + "' at " + need.site + ", ";
   if (!functions_.count(need.callee))
-    return call + "whose definition is not in the analyzed program, so it may issue CUDA work "
-                  "on any stream";
+    return call + unknownDefinition(all_, need.callee) +
+           ", so it may issue CUDA work on any stream";
   bool recursive = false;
   std::set<std::string> callees = reachable(need.callee, recursive);
   if (recursive)

@@ -16,6 +16,17 @@ namespace streamlint::ordering {
 /// The program's functions by USR (merged facts).
 using FunctionsByUsr = std::map<std::string, const OrderedFunction *>;
 
+/// The functions of `facts` by USR: `all` of them (their identity: name,
+/// main, openness, their callers), and in `reliable` those whose facts a
+/// caller may rely on: not those TUs define at different places
+/// (OrderedFunction::definedDifferently), whose callers may link either.
+void functionsByUsr(const OrderingFacts &facts, FunctionsByUsr &all, FunctionsByUsr &reliable);
+
+/// Why what `usr` does is not known to its callers, after its name in a
+/// sentence: "whose definition is not in the analyzed program", or "which
+/// is defined at a.cu:3 and at b.cu:5 (...)".
+std::string unknownDefinition(const FunctionsByUsr &all, const std::string &usr);
+
 /// Whether all `usr` and its callees leave pending at its return is on
 /// blocking streams, which a synchronous legacy-stream copy to the host
 /// issued after the call waits for. False when unknown (no definition,
@@ -45,7 +56,7 @@ private:
   std::set<std::string> reachable(const std::string &usr, bool &recursive) const;
   std::string nameOf(const std::string &usr) const;
 
-  FunctionsByUsr functions_;
+  FunctionsByUsr all_, functions_; ///< functionsByUsr: all, reliable
   std::map<std::string, std::set<std::string>> calls_; ///< caller -> callees
   std::map<std::string, std::vector<const ConditionalFix *>> fixesIn_; ///< by function
 };

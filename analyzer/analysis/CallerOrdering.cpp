@@ -273,6 +273,7 @@ private:
     facts.usr = key;
     facts.name = function.getNameAsString();
     facts.isMain = function.isMain();
+    facts.definedAt = definitionPlace(function, sm_);
     facts.openBecause = std::move(open);
     facts_.functions.push_back(std::move(facts));
   }

@@ -2,8 +2,11 @@
 // that does not depend on which TU came first.
 #include "analyzer/analysis/OrderingSummary.h"
 
+#include "llvm/Support/Path.h"
+
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace streamlint::ordering {
@@ -23,6 +26,23 @@ std::string pointKey(const SourcePoint &p) {
   return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
+/// "defined at a.cu:3 and at b.cu:5": a function whose TUs name two places
+/// or more (sorted by their full paths, so the text is the same whatever
+/// order TUs came in; each named by its file's name).
+std::string definedDifferently(const std::set<std::string> &places) {
+  auto shortPlace = [](const std::string &place) { // "dir/file.cu:12"
+    llvm::StringRef directory = llvm::sys::path::parent_path(place);
+    std::string name = llvm::sys::path::filename(place).str();
+    return directory.empty() ? name : (llvm::sys::path::filename(directory) + "/" + name).str();
+  };
+  auto place = places.begin();
+  std::string text = "defined at " + shortPlace(*place);
+  text += " and at " + shortPlace(*++place);
+  if (places.size() > 2)
+    text += " and at " + std::to_string(places.size() - 2) + " more places";
+  return text;
+}
+
 } // namespace
 
 void OrderingFacts::add(OrderingFacts other) {
@@ -38,6 +58,19 @@ void OrderingFacts::add(OrderingFacts other) {
   streamCreations.insert(streamCreations.end(), other.streamCreations.begin(),
                          other.streamCreations.end());
   hostThreads.insert(hostThreads.end(), other.hostThreads.begin(), other.hostThreads.end());
+  units.insert(units.end(), std::make_move_iterator(other.units.begin()),
+               std::make_move_iterator(other.units.end()));
+}
+
+void OrderingFacts::addUnit(OrderingFacts unit) {
+  UnitProgramFacts share;
+  for (const OrderedFunction &f : unit.functions)
+    if (f.isMain && !f.definedAt.empty())
+      share.mainFile = f.definedAt.substr(0, f.definedAt.rfind(':'));
+  share.streamCreations = unit.streamCreations;
+  share.hostThreads = unit.hostThreads;
+  units.push_back(std::move(share));
+  add(std::move(unit));
 }
 
 void OrderingFacts::normalize() {
@@ -56,6 +89,10 @@ void OrderingFacts::normalize() {
   // A function defined in several TUs (inline): open if any TU says so;
   // the first summary stands, merged with the later ones (a TU that stored
   // only the function's identity adds its openness alone).
+  std::map<std::string, std::set<std::string>> places;
+  for (const OrderedFunction &f : functions)
+    if (!f.definedAt.empty())
+      places[f.usr].insert(f.definedAt);
   std::map<std::string, OrderedFunction> byUsr;
   for (OrderedFunction &f : functions) {
     auto [it, inserted] = byUsr.emplace(f.usr, f);
@@ -78,8 +115,14 @@ void OrderingFacts::normalize() {
     kept.selectsDevice = kept.selectsDevice || f.selectsDevice;
   }
   functions.clear();
-  for (auto &[usr, f] : byUsr)
+  for (auto &[usr, f] : byUsr) {
+    auto defined = places.find(usr);
+    if (defined != places.end() && defined->second.size() > 1)
+      f.definedDifferently = definedDifferently(defined->second);
+    else if (defined != places.end())
+      f.definedAt = *defined->second.begin();
     functions.push_back(std::move(f));
+  }
   std::stable_sort(writes.begin(), writes.end(), [](const StreamWrite &a, const StreamWrite &b) {
     return std::make_tuple(a.variable, int(a.value.kind), int(a.value.blocking), a.value.spelled) <
            std::make_tuple(b.variable, int(b.value.kind), int(b.value.blocking), b.value.spelled);

@@ -35,7 +35,7 @@ WholeProgramPart orderingPart() {
   part.amend = [](const std::vector<PartFactsPtr> &units, std::vector<Finding> &findings) {
     OrderingFacts program;
     for (const PartFactsPtr &unit : units)
-      program.add(static_cast<const OrderingPartFacts &>(*unit).facts);
+      program.addUnit(static_cast<const OrderingPartFacts &>(*unit).facts);
     resolveConditionalFixes(std::move(program), findings);
   };
   return part;

@@ -115,6 +115,15 @@ struct OrderedFunction {
   /// never reads what it leaves or does first (analysis/OrderingScope.h);
   /// another TU's summary of it, if any, stands.
   bool summarized = true;
+  /// Where its definition is ("/abs/path/file.cu:12", the file's real path):
+  /// a function of an inline header is defined at one place whichever TU
+  /// saw it; two places are two definitions, of two programs that share a
+  /// compile database (every sample of a suite defines its own helpers).
+  std::string definedAt;
+  /// Set by OrderingFacts::normalize where TUs define it at different
+  /// places: which definition a caller links is not known, so no caller
+  /// relies on what it does ("defined at a/x.cu:3 and at b/x.cu:5").
+  std::string definedDifferently;
 };
 
 /// A call of a user function that a fix's own walk went over (its callee's
@@ -181,6 +190,16 @@ struct ConditionalFix {
   bool perThreadTarget = false;
 };
 
+/// One TU's share of the program-wide facts, kept apart when TUs are
+/// merged (OrderingFacts::units): a compile database may hold several
+/// programs, and a TU that defines `main` belongs to its own.
+struct UnitProgramFacts {
+  /// The file that defines its `main` ("" when it defines none, or none
+  /// was summarized).
+  std::string mainFile;
+  std::vector<std::string> streamCreations, hostThreads;
+};
+
 /// One TU's ordering facts, and the union of every TU's.
 struct OrderingFacts {
   std::vector<OrderedCall> calls;
@@ -193,8 +212,13 @@ struct OrderingFacts {
   /// pthread_create, std::async, an OpenMP directive): what the per-thread
   /// default stream as a fix's target needs to know.
   std::vector<std::string> streamCreations, hostThreads;
-  /// Appends `other` (a TU's facts).
+  /// Each TU's share of those, when the whole program's facts were merged
+  /// from TUs' (addUnit); empty in one TU's own facts.
+  std::vector<UnitProgramFacts> units;
+  /// Appends `other` (a TU's facts, or merged ones with their units).
   void add(OrderingFacts other);
+  /// Appends one TU's facts, keeping its share of the program-wide facts.
+  void addUnit(OrderingFacts unit);
   /// Sorted and deduplicated: the same whatever order TUs were added in.
   void normalize();
   bool empty() const {

@@ -126,7 +126,9 @@ std::string toJsonText(const OrderingFacts &facts) {
   json &functions = j["functions"] = json::array();
   for (const OrderedFunction &f : facts.functions) {
     json function = {{"usr", f.usr}, {"name", f.name}, {"isMain", f.isMain},
-                     {"openBecause", f.openBecause}};
+                     {"openBecause", f.openBecause}, {"definedAt", f.definedAt}};
+    if (!f.definedDifferently.empty())
+      function["definedDifferently"] = f.definedDifferently;
     if (!f.summarized)
       function["summarized"] = false; // the identity alone
     else
@@ -194,6 +196,8 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       function.name = f.at("name").get<std::string>();
       function.isMain = f.at("isMain").get<bool>();
       function.openBecause = f.at("openBecause").get<std::string>();
+      function.definedAt = f.value("definedAt", std::string());
+      function.definedDifferently = f.value("definedDifferently", std::string());
       function.summarized = f.value("summarized", true); // absent: summarized
       if (!function.summarized) {
         parsed.functions.push_back(std::move(function));

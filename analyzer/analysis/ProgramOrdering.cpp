@@ -1,6 +1,10 @@
 #include "analyzer/analysis/ProgramOrdering.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
+#include <algorithm>
 
 namespace streamlint::ordering {
 
@@ -13,10 +17,9 @@ std::string shortPoint(const SourcePoint &p) {
 } // namespace
 
 ProgramOrdering::ProgramOrdering(const OrderingFacts &facts) {
-  for (const OrderedFunction &f : facts.functions) {
-    functions_[f.usr] = &f;
+  functionsByUsr(facts, all_, functions_);
+  for (const OrderedFunction &f : facts.functions)
     hasMain_ = hasMain_ || f.isMain;
-  }
   for (const OrderedCall &c : facts.calls)
     callsTo_[c.callee].push_back(&c);
   addressTaken_.insert(facts.addressTaken.begin(), facts.addressTaken.end());
@@ -24,14 +27,42 @@ ProgramOrdering::ProgramOrdering(const OrderingFacts &facts) {
     writes_[w.variable].push_back(&w.value);
   streamCreations_ = facts.streamCreations;
   hostThreads_ = facts.hostThreads;
+  units_ = facts.units;
 }
 
-std::string ProgramOrdering::perThreadProblem() const {
-  if (!hostThreads_.empty())
-    return "the program starts host threads (" + hostThreads_.front() +
+std::string ProgramOrdering::perThreadProblem(const std::string &fixFile) const {
+  std::vector<std::string> threads = hostThreads_, creations = streamCreations_;
+  // Code in the file that defines a TU's main is, in every program that
+  // holds it, with that main: a TU whose main is defined elsewhere is
+  // another program (two mains do not link). Only those TUs are left out;
+  // a TU without main may be linked into any program.
+  llvm::SmallString<256> real;
+  std::string file = llvm::sys::fs::real_path(fixFile, real) ? fixFile : std::string(real);
+  std::set<std::string> mainFiles;
+  for (const UnitProgramFacts &unit : units_)
+    if (!unit.mainFile.empty())
+      mainFiles.insert(unit.mainFile);
+  if (mainFiles.size() > 1 && mainFiles.count(file)) {
+      // Threads: those of every TU that may be in its program. Streams
+      // created: only its main's TUs'; a TU without main may be another
+      // program's, and the program creating none keeps the moves
+      // suggestions (a design decision), as a run on it alone would.
+      threads.clear();
+      creations.clear();
+      for (const UnitProgramFacts &unit : units_) {
+        if (unit.mainFile.empty() || unit.mainFile == file)
+          threads.insert(threads.end(), unit.hostThreads.begin(), unit.hostThreads.end());
+        if (unit.mainFile == file)
+          creations.insert(creations.end(), unit.streamCreations.begin(),
+                           unit.streamCreations.end());
+      }
+      std::sort(threads.begin(), threads.end());
+  }
+  if (!threads.empty())
+    return "the program starts host threads (" + threads.front() +
            "): each has its own per-thread default stream, where the legacy stream "
            "ordered all of their work";
-  if (streamCreations_.empty())
+  if (creations.empty())
     return "the program creates no stream: all of its work is on the legacy stream, "
            "and moving it off is a design decision";
   return "";
@@ -43,8 +74,10 @@ int ProgramOrdering::onlyParameter(const std::string &usr) const {
 }
 
 std::string ProgramOrdering::openReason(const std::string &usr) const {
-  auto found = functions_.find(usr);
-  if (found == functions_.end())
+  // Its callers, from every TU: where two programs define it, the calls
+  // of both (more callers than either has).
+  auto found = all_.find(usr);
+  if (found == all_.end())
     return "its definition is not in the analyzed program";
   const OrderedFunction &f = *found->second;
   if (f.isMain)
@@ -61,8 +94,8 @@ std::string ProgramOrdering::openReason(const std::string &usr) const {
 }
 
 bool ProgramOrdering::isMain(const std::string &usr) const {
-  auto found = functions_.find(usr);
-  return found != functions_.end() && found->second->isMain;
+  auto found = all_.find(usr);
+  return found != all_.end() && found->second->isMain;
 }
 
 unsigned ProgramOrdering::pending(const std::string &usr, bool narrow, int parameter,
@@ -225,8 +258,8 @@ unsigned ProgramOrdering::nextOf(const std::string &usr, std::string &why,
 }
 
 std::string ProgramOrdering::nameOf(const std::string &usr) const {
-  auto found = functions_.find(usr);
-  return found == functions_.end() ? usr : found->second->name;
+  auto found = all_.find(usr);
+  return found == all_.end() ? usr : found->second->name;
 }
 
 unsigned ProgramOrdering::leaves(const std::string &usr, bool narrow,

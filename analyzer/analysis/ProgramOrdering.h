@@ -23,8 +23,10 @@ public:
   explicit ProgramOrdering(const OrderingFacts &facts);
 
   /// Why the per-thread default stream cannot stand in for the legacy
-  /// stream in this program; "" when it can.
-  std::string perThreadProblem() const;
+  /// stream for a fix in `fixFile`: the program starts host threads, or
+  /// creates no stream; "" when it can. Judged with the TUs of the
+  /// programs that may hold that file's code (UnitProgramFacts).
+  std::string perThreadProblem(const std::string &fixFile) const;
 
   /// The stream parameter all of `usr`'s own work is on; -1 if none.
   int onlyParameter(const std::string &usr) const;
@@ -77,12 +79,13 @@ private:
   Blocking variableOf(const std::string &variable, std::string &why,
                       std::set<std::string> &visiting);
 
-  FunctionsByUsr functions_;
+  FunctionsByUsr all_, functions_; ///< functionsByUsr: all, reliable
   std::map<std::string, std::vector<const OrderedCall *>> callsTo_;
   std::set<std::string> addressTaken_;
   std::map<std::string, std::vector<const StreamSource *>> writes_;
   bool hasMain_ = false;
   std::vector<std::string> streamCreations_, hostThreads_;
+  std::vector<UnitProgramFacts> units_;
 };
 
 } // namespace streamlint::ordering

@@ -5,6 +5,7 @@
 #include "analyzer/analysis/StreamResolution.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 
 namespace streamlint {
@@ -24,6 +25,26 @@ std::string orderingKey(const clang::Decl &decl) {
   if (clang::index::generateUSRForDecl(pattern->getCanonicalDecl(), usr))
     return "";
   return std::string(usr);
+}
+
+std::string definitionPlace(const clang::FunctionDecl &function,
+                            const clang::SourceManager &sources) {
+  const clang::FunctionDecl *pattern = &function;
+  while (const clang::FunctionDecl *next = pattern->getTemplateInstantiationPattern()) {
+    if (next == pattern)
+      break;
+    pattern = next;
+  }
+  if (const clang::FunctionDecl *definition = pattern->getDefinition())
+    pattern = definition;
+  clang::SourceLocation location = sources.getExpansionLoc(pattern->getLocation());
+  clang::OptionalFileEntryRef file = sources.getFileEntryRefForID(sources.getFileID(location));
+  if (location.isInvalid() || !file)
+    return "";
+  llvm::StringRef path = file->getFileEntry().tryGetRealPathName();
+  if (path.empty())
+    path = file->getName();
+  return path.str() + ":" + std::to_string(sources.getExpansionLineNumber(location));
 }
 
 Blocking toBlocking(StreamBlocking blocking) {

@@ -17,6 +17,12 @@ namespace streamlint {
 /// its USR (of the template pattern for an instantiation); "" when none.
 std::string orderingKey(const clang::Decl &decl);
 
+/// Where `function`'s definition is (its template's, for an
+/// instantiation): "<real path>:<line>" (OrderedFunction::definedAt); ""
+/// when it has no file.
+std::string definitionPlace(const clang::FunctionDecl &function,
+                            const clang::SourceManager &sources);
+
 /// The summary's blocking kind for StreamOperations' one, and back.
 ordering::Blocking toBlocking(StreamBlocking blocking);
 StreamBlocking fromBlocking(ordering::Blocking blocking);

@@ -136,8 +136,50 @@ TEST(ProgramOrderingFixSuite, HasThePrograms) {
   for (const char *name : {"callee-on-target", "cross-tu", "outside", "two-calls", "per-thread",
                            "per-thread-refused", "per-thread-no-stream", "per-thread-combined",
                            "blocking-pending", "blocking-pending-device", "nccl-init",
-                           "named-streams", "wait-loop"})
+                           "named-streams", "wait-loop", "two-programs",
+                           "threads-elsewhere"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
+}
+
+/// A function TUs define at two places is marked whatever order the TUs
+/// came in; one defined at one place (an inline function of a header, seen
+/// by every TU that includes it) is not.
+TEST(OrderingFacts, MarksAFunctionDefinedAtTwoPlacesInAnyOrder) {
+  auto function = [](const std::string &usr, const std::string &at) {
+    ordering::OrderedFunction f;
+    f.usr = usr;
+    f.name = usr;
+    f.definedAt = at;
+    return f;
+  };
+  auto normalized = [&](std::vector<std::string> places) {
+    ordering::OrderingFacts facts;
+    for (const std::string &at : places) {
+      ordering::OrderingFacts unit;
+      unit.functions.push_back(function("c:@F@produce", at));
+      unit.functions.push_back(function("c:@F@inlineHelper", "/p/include/helpers.h:7"));
+      facts.add(std::move(unit));
+    }
+    facts.normalize();
+    return facts;
+  };
+  ordering::OrderingFacts one = normalized({"/p/b/produce.cu:9", "/p/a/produce.cu:8"});
+  ordering::OrderingFacts other = normalized({"/p/a/produce.cu:8", "/p/b/produce.cu:9"});
+  ASSERT_EQ(one.functions.size(), 2u);
+  EXPECT_EQ(one.functions[0].usr, "c:@F@inlineHelper");
+  EXPECT_EQ(one.functions[0].definedDifferently, "");
+  EXPECT_EQ(one.functions[1].definedDifferently, "defined at a/produce.cu:8 and at b/produce.cu:9");
+  EXPECT_EQ(other.functions[1].definedDifferently, one.functions[1].definedDifferently);
+  EXPECT_EQ(normalized({"/p/a/produce.cu:8", "/p/c/produce.cu:3", "/p/b/produce.cu:9"})
+                .functions[1]
+                .definedDifferently,
+            "defined at a/produce.cu:8 and at b/produce.cu:9 and at 1 more places");
+  // The mark survives the summary's JSON form (index entries, shard parts).
+  ordering::OrderingFacts back;
+  std::string error;
+  ASSERT_TRUE(ordering::fromJsonText(ordering::toJsonText(one), back, error)) << error;
+  EXPECT_EQ(back.functions[1].definedDifferently, one.functions[1].definedDifferently);
+  EXPECT_EQ(back.functions[0].definedAt, "/p/include/helpers.h:7");
 }
 
 /// device-sync's narrowed wait relying on default-stream's moves is applied
