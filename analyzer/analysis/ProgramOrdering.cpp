@@ -28,6 +28,9 @@ ProgramOrdering::ProgramOrdering(const OrderingFacts &facts) {
   streamCreations_ = facts.streamCreations;
   hostThreads_ = facts.hostThreads;
   units_ = facts.units;
+  for (const UnitProgramFacts &unit : units_)
+    if (!unit.mainFile.empty())
+      mainFiles_.insert(unit.mainFile);
 }
 
 std::string ProgramOrdering::perThreadProblem(const std::string &fixFile) const {
@@ -38,25 +41,21 @@ std::string ProgramOrdering::perThreadProblem(const std::string &fixFile) const 
   // a TU without main may be linked into any program.
   llvm::SmallString<256> real;
   std::string file = llvm::sys::fs::real_path(fixFile, real) ? fixFile : std::string(real);
-  std::set<std::string> mainFiles;
-  for (const UnitProgramFacts &unit : units_)
-    if (!unit.mainFile.empty())
-      mainFiles.insert(unit.mainFile);
-  if (mainFiles.size() > 1 && mainFiles.count(file)) {
-      // Threads: those of every TU that may be in its program. Streams
-      // created: only its main's TUs'; a TU without main may be another
-      // program's, and the program creating none keeps the moves
-      // suggestions (a design decision), as a run on it alone would.
-      threads.clear();
-      creations.clear();
-      for (const UnitProgramFacts &unit : units_) {
-        if (unit.mainFile.empty() || unit.mainFile == file)
-          threads.insert(threads.end(), unit.hostThreads.begin(), unit.hostThreads.end());
-        if (unit.mainFile == file)
-          creations.insert(creations.end(), unit.streamCreations.begin(),
-                           unit.streamCreations.end());
-      }
-      std::sort(threads.begin(), threads.end());
+  if (mainFiles_.size() > 1 && mainFiles_.count(file)) {
+    // Threads: those of every TU that may be in its program. Streams
+    // created: only its main's TUs'; a TU without main may be another
+    // program's, and the program creating none keeps the moves
+    // suggestions (a design decision), as a run on it alone would.
+    threads.clear();
+    creations.clear();
+    for (const UnitProgramFacts &unit : units_) {
+      if (unit.mainFile.empty() || unit.mainFile == file)
+        threads.insert(threads.end(), unit.hostThreads.begin(), unit.hostThreads.end());
+      if (unit.mainFile == file)
+        creations.insert(creations.end(), unit.streamCreations.begin(),
+                         unit.streamCreations.end());
+    }
+    std::sort(threads.begin(), threads.end());
   }
   if (!threads.empty())
     return "the program starts host threads (" + threads.front() +

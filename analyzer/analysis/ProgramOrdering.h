@@ -86,6 +86,7 @@ private:
   bool hasMain_ = false;
   std::vector<std::string> streamCreations_, hostThreads_;
   std::vector<UnitProgramFacts> units_;
+  std::set<std::string> mainFiles_; ///< the units' (UnitProgramFacts::mainFile)
 };
 
 } // namespace streamlint::ordering
