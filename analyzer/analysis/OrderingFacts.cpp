@@ -26,14 +26,19 @@ std::string pointKey(const SourcePoint &p) {
   return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
-/// "defined at a.cu:3 and at b.cu:5": a function whose TUs name two places
-/// or more (sorted by their full paths, so the text is the same whatever
-/// order TUs came in; each named by its file's name).
-std::string definedDifferently(const std::set<std::string> &places) {
-  auto shortPlace = [](const std::string &place) { // "dir/file.cu:12"
-    llvm::StringRef directory = llvm::sys::path::parent_path(place);
-    std::string name = llvm::sys::path::filename(place).str();
-    return directory.empty() ? name : (llvm::sys::path::filename(directory) + "/" + name).str();
+/// A definition's place, ordered by file and line.
+using Place = std::pair<std::string, unsigned>;
+
+/// "defined at a/x.cu:3 and at b/x.cu:5": a function whose TUs name two
+/// places or more (sorted by their full paths, so the text is the same
+/// whatever order TUs came in; each named by its directory and file).
+std::string definedDifferently(const std::set<Place> &places) {
+  auto shortPlace = [](const Place &place) {
+    llvm::StringRef directory = llvm::sys::path::parent_path(place.first);
+    std::string name = llvm::sys::path::filename(place.first).str();
+    if (!directory.empty())
+      name = (llvm::sys::path::filename(directory) + "/" + name).str();
+    return name + ":" + std::to_string(place.second);
   };
   auto place = places.begin();
   std::string text = "defined at " + shortPlace(*place);
@@ -65,8 +70,8 @@ void OrderingFacts::add(OrderingFacts other) {
 void OrderingFacts::addUnit(OrderingFacts unit) {
   UnitProgramFacts share;
   for (const OrderedFunction &f : unit.functions)
-    if (f.isMain && !f.definedAt.empty())
-      share.mainFile = f.definedAt.substr(0, f.definedAt.rfind(':'));
+    if (f.isMain && !f.definedAt.file.empty())
+      share.mainFile = f.definedAt.file;
   share.streamCreations = unit.streamCreations;
   share.hostThreads = unit.hostThreads;
   units.push_back(std::move(share));
@@ -89,10 +94,10 @@ void OrderingFacts::normalize() {
   // A function defined in several TUs (inline): open if any TU says so;
   // the first summary stands, merged with the later ones (a TU that stored
   // only the function's identity adds its openness alone).
-  std::map<std::string, std::set<std::string>> places;
+  std::map<std::string, std::set<Place>> places;
   for (const OrderedFunction &f : functions)
-    if (!f.definedAt.empty())
-      places[f.usr].insert(f.definedAt);
+    if (!f.definedAt.file.empty())
+      places[f.usr].insert({f.definedAt.file, f.definedAt.line});
   std::map<std::string, OrderedFunction> byUsr;
   for (OrderedFunction &f : functions) {
     auto [it, inserted] = byUsr.emplace(f.usr, f);
@@ -119,8 +124,6 @@ void OrderingFacts::normalize() {
     auto defined = places.find(usr);
     if (defined != places.end() && defined->second.size() > 1)
       f.definedDifferently = definedDifferently(defined->second);
-    else if (defined != places.end())
-      f.definedAt = *defined->second.begin();
     functions.push_back(std::move(f));
   }
   std::stable_sort(writes.begin(), writes.end(), [](const StreamWrite &a, const StreamWrite &b) {

@@ -115,11 +115,11 @@ struct OrderedFunction {
   /// never reads what it leaves or does first (analysis/OrderingScope.h);
   /// another TU's summary of it, if any, stands.
   bool summarized = true;
-  /// Where its definition is ("/abs/path/file.cu:12", the file's real path):
+  /// Where its definition is (the file's real path and the line; column 0):
   /// a function of an inline header is defined at one place whichever TU
   /// saw it; two places are two definitions, of two programs that share a
   /// compile database (every sample of a suite defines its own helpers).
-  std::string definedAt;
+  SourcePoint definedAt;
   /// Set by OrderingFacts::normalize where TUs define it at different
   /// places: which definition a caller links is not known, so no caller
   /// relies on what it does ("defined at a/x.cu:3 and at b/x.cu:5").

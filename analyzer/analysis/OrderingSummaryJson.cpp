@@ -126,7 +126,7 @@ std::string toJsonText(const OrderingFacts &facts) {
   json &functions = j["functions"] = json::array();
   for (const OrderedFunction &f : facts.functions) {
     json function = {{"usr", f.usr}, {"name", f.name}, {"isMain", f.isMain},
-                     {"openBecause", f.openBecause}, {"definedAt", f.definedAt}};
+                     {"openBecause", f.openBecause}, {"definedAt", pointJson(f.definedAt)}};
     if (!f.definedDifferently.empty())
       function["definedDifferently"] = f.definedDifferently;
     if (!f.summarized)
@@ -196,7 +196,8 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       function.name = f.at("name").get<std::string>();
       function.isMain = f.at("isMain").get<bool>();
       function.openBecause = f.at("openBecause").get<std::string>();
-      function.definedAt = f.value("definedAt", std::string());
+      if (f.contains("definedAt"))
+        function.definedAt = pointFrom(f.at("definedAt"));
       function.definedDifferently = f.value("definedDifferently", std::string());
       function.summarized = f.value("summarized", true); // absent: summarized
       if (!function.summarized) {

@@ -27,7 +27,7 @@ std::string orderingKey(const clang::Decl &decl) {
   return std::string(usr);
 }
 
-std::string definitionPlace(const clang::FunctionDecl &function,
+SourcePoint definitionPlace(const clang::FunctionDecl &function,
                             const clang::SourceManager &sources) {
   const clang::FunctionDecl *pattern = &function;
   while (const clang::FunctionDecl *next = pattern->getTemplateInstantiationPattern()) {
@@ -40,11 +40,11 @@ std::string definitionPlace(const clang::FunctionDecl &function,
   clang::SourceLocation location = sources.getExpansionLoc(pattern->getLocation());
   clang::OptionalFileEntryRef file = sources.getFileEntryRefForID(sources.getFileID(location));
   if (location.isInvalid() || !file)
-    return "";
+    return {};
   llvm::StringRef path = file->getFileEntry().tryGetRealPathName();
   if (path.empty())
     path = file->getName();
-  return path.str() + ":" + std::to_string(sources.getExpansionLineNumber(location));
+  return {path.str(), sources.getExpansionLineNumber(location), 0};
 }
 
 Blocking toBlocking(StreamBlocking blocking) {

@@ -18,9 +18,9 @@ namespace streamlint {
 std::string orderingKey(const clang::Decl &decl);
 
 /// Where `function`'s definition is (its template's, for an
-/// instantiation): "<real path>:<line>" (OrderedFunction::definedAt); ""
-/// when it has no file.
-std::string definitionPlace(const clang::FunctionDecl &function,
+/// instantiation): its file's real path and the line
+/// (OrderedFunction::definedAt); no file when it has none.
+SourcePoint definitionPlace(const clang::FunctionDecl &function,
                             const clang::SourceManager &sources);
 
 /// The summary's blocking kind for StreamOperations' one, and back.

@@ -149,7 +149,8 @@ TEST(OrderingFacts, MarksAFunctionDefinedAtTwoPlacesInAnyOrder) {
     ordering::OrderedFunction f;
     f.usr = usr;
     f.name = usr;
-    f.definedAt = at;
+    size_t colon = at.rfind(':');
+    f.definedAt = {at.substr(0, colon), unsigned(std::stoul(at.substr(colon + 1))), 0};
     return f;
   };
   auto normalized = [&](std::vector<std::string> places) {
@@ -179,7 +180,8 @@ TEST(OrderingFacts, MarksAFunctionDefinedAtTwoPlacesInAnyOrder) {
   std::string error;
   ASSERT_TRUE(ordering::fromJsonText(ordering::toJsonText(one), back, error)) << error;
   EXPECT_EQ(back.functions[1].definedDifferently, one.functions[1].definedDifferently);
-  EXPECT_EQ(back.functions[0].definedAt, "/p/include/helpers.h:7");
+  EXPECT_EQ(back.functions[0].definedAt.file, "/p/include/helpers.h");
+  EXPECT_EQ(back.functions[0].definedAt.line, 7u);
 }
 
 /// device-sync's narrowed wait relying on default-stream's moves is applied
