@@ -167,9 +167,11 @@ unsigned ProgramOrdering::pendingOf(const std::string &usr, bool narrow, int par
       unsigned left = leaves(earlier, narrow, seen);
       if (left > here) {
         here = left;
+        std::string unknown =
+            functions_.count(earlier) ? std::string() : unknownDefinition(all_, earlier);
         reason = "its call at " + shortPoint(call->site) + " (in '" + call->callerName +
-                 "') follows a call of '" + nameOf(earlier) +
-                 "', which returns with work still pending";
+                 "') follows a call of '" + nameOf(earlier) + "', " +
+                 (unknown.empty() ? "which returns with work still pending" : unknown);
       }
     }
     if (narrow)
@@ -230,8 +232,11 @@ unsigned ProgramOrdering::nextOf(const std::string &usr, std::string &why,
       auto [level, decides] = firstOf(later, seen);
       if (level > here) {
         here = level;
+        std::string unknown =
+            functions_.count(later) ? std::string() : unknownDefinition(all_, later);
         reason = "after its call at " + shortPoint(call->site) + " (in '" + call->callerName +
-                 "') comes a call of '" + nameOf(later) + "', which relies on the legacy stream";
+                 "') comes a call of '" + nameOf(later) + "', " +
+                 (unknown.empty() ? "which relies on the legacy stream" : unknown);
       }
       if (decides) {
         decided = true;

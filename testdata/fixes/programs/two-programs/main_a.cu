@@ -7,6 +7,7 @@
 
 void produce(unsigned *d);
 void produceOnce(unsigned *d);
+void consume(unsigned *d);
 
 // The program creates a stream in its main file: its moves to the per-thread
 // stream are not a design decision left to the user.
@@ -26,6 +27,9 @@ int main() {
     produceOnce(d);
     cudaMemcpy(h, d, 32, cudaMemcpyDeviceToHost); // applied
   }
+  cudaDeviceSynchronize();
+  produce(d);
+  consume(d);
   cudaDeviceSynchronize();
   cudaFree(d);
   return 0;

@@ -21,3 +21,8 @@ void produce(unsigned *d) {
 
 // Defined here only: its facts decide for every caller.
 void produceOnce(unsigned *d) { fill<<<1, 8>>>(d); }
+
+// Called after 'produce', whose two definitions leave different work
+// pending: its launch stays on the legacy stream, which orders it after
+// either.
+void consume(unsigned *d) { fill<<<1, 8>>>(d); } // not applied: follows a call of 'produce', which is defined at
