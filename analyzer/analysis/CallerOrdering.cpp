@@ -75,8 +75,10 @@ public:
   }
 
   bool VisitCallExpr(clang::CallExpr *call) {
-    if (frames_.empty())
+    if (frames_.empty()) {
+      noteStartupCall(*call);
       return true;
+    }
     const clang::FunctionDecl *callee = call->getDirectCallee();
     if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()))
       callees_.insert(ref);
@@ -86,11 +88,14 @@ public:
       if (const api::ApiInfo *row = api::findApi(callee->getName());
           row && row->lifecycle == api::StreamLifecycle::Creates) {
         noteOnce(facts_.streamCreations, callee->getName().str(), call->getBeginLoc());
+        noteEvent(facts_.streamCreators, callee->getName().str(), call->getBeginLoc());
         noteCreation(*call, *row);
         return true;
       }
-    if (startsHostThread(*callee))
+    if (startsHostThread(*callee)) {
       noteOnce(facts_.hostThreads, callee->getQualifiedNameAsString(), call->getBeginLoc());
+      noteEvent(facts_.threadStarters, callee->getQualifiedNameAsString(), call->getBeginLoc());
+    }
     if (isLibraryFunction(*callee, sm_) || deviceOnly(*callee))
       return true;
     calls_.push_back({frames_.back(), call});
@@ -107,8 +112,10 @@ public:
     const clang::CXXRecordDecl *record = construct->getConstructor()->getParent();
     std::string name = record->getQualifiedNameAsString();
     if ((name == "std::thread" || name == "std::jthread" || name == "boost::thread") &&
-        construct->getNumArgs() > 0 && !construct->getConstructor()->isCopyOrMoveConstructor())
+        construct->getNumArgs() > 0 && !construct->getConstructor()->isCopyOrMoveConstructor()) {
       noteOnce(facts_.hostThreads, name, construct->getBeginLoc());
+      noteEvent(facts_.threadStarters, name, construct->getBeginLoc());
+    }
     return true;
   }
   /// An OpenMP directive whose threads may issue CUDA work: offloading, or
@@ -119,8 +126,10 @@ public:
     while (const auto *captured = llvm::dyn_cast_or_null<clang::CapturedStmt>(body))
       body = captured->getCapturedStmt();
     if (clang::isOpenMPTargetExecutionDirective(directive->getDirectiveKind()) ||
-        mayRunCuda(body))
+        mayRunCuda(body)) {
       noteOnce(facts_.hostThreads, "an OpenMP directive", directive->getBeginLoc());
+      noteEvent(facts_.threadStarters, "an OpenMP directive", directive->getBeginLoc());
+    }
     return true;
   }
   bool mayRunCuda(const clang::Stmt *statement) const {
@@ -436,6 +445,34 @@ private:
                    std::to_string(point.line));
   }
 
+  /// `what at file:line` in `list` with the function it is in (outside
+  /// any: ""), once per function.
+  void noteEvent(std::vector<ProgramEvent> &list, std::string what, clang::SourceLocation at) {
+    std::string function = frames_.empty() ? "" : orderingKey(*frames_.back());
+    if (!notedIn_.insert({&list, function}).second)
+      return;
+    SourcePoint point = context_.point(at);
+    list.push_back({what + " at " + llvm::sys::path::filename(point.file).str() + ":" +
+                        std::to_string(point.line),
+                    std::move(function)});
+  }
+
+  /// A call outside any function (a global's initializer, a member's
+  /// default): a thread it starts, or the user function it calls, runs in
+  /// every program that links this TU.
+  void noteStartupCall(const clang::CallExpr &call) {
+    const clang::FunctionDecl *callee = call.getDirectCallee();
+    if (!callee)
+      return;
+    if (startsHostThread(*callee)) {
+      noteOnce(facts_.hostThreads, callee->getQualifiedNameAsString(), call.getBeginLoc());
+      noteEvent(facts_.threadStarters, callee->getQualifiedNameAsString(), call.getBeginLoc());
+    } else if (!isLibraryFunction(*callee, sm_) && !deviceOnly(*callee)) {
+      if (std::string key = orderingKey(*callee); !key.empty())
+        facts_.startupCalls.push_back(std::move(key));
+    }
+  }
+
   void noteCreation(const clang::CallExpr &call, const api::ApiInfo &row) {
     if (!call.getNumArgs())
       return;
@@ -465,6 +502,7 @@ private:
   OrderingFacts &facts_;
   bool libraryTarget_;
   std::set<const std::vector<std::string> *> noted_; ///< lists noteOnce filled
+  std::set<std::pair<const std::vector<ProgramEvent> *, std::string>> notedIn_; ///< noteEvent's
   std::vector<const clang::FunctionDecl *> frames_;
   std::map<const clang::FunctionDecl *, size_t> functionIndex_; // into facts_.functions
   std::map<const clang::FunctionDecl *, Operations> operations_;

@@ -63,6 +63,11 @@ void OrderingFacts::add(OrderingFacts other) {
   streamCreations.insert(streamCreations.end(), other.streamCreations.begin(),
                          other.streamCreations.end());
   hostThreads.insert(hostThreads.end(), other.hostThreads.begin(), other.hostThreads.end());
+  streamCreators.insert(streamCreators.end(), other.streamCreators.begin(),
+                        other.streamCreators.end());
+  threadStarters.insert(threadStarters.end(), other.threadStarters.begin(),
+                        other.threadStarters.end());
+  startupCalls.insert(startupCalls.end(), other.startupCalls.begin(), other.startupCalls.end());
   units.insert(units.end(), std::make_move_iterator(other.units.begin()),
                std::make_move_iterator(other.units.end()));
 }
@@ -74,6 +79,8 @@ void OrderingFacts::addUnit(OrderingFacts unit) {
       share.mainFile = f.definedAt.file;
   share.streamCreations = unit.streamCreations;
   share.hostThreads = unit.hostThreads;
+  share.streamCreators = unit.streamCreators;
+  share.threadStarters = unit.threadStarters;
   units.push_back(std::move(share));
   add(std::move(unit));
 }
@@ -130,9 +137,20 @@ void OrderingFacts::normalize() {
     return std::make_tuple(a.variable, int(a.value.kind), int(a.value.blocking), a.value.spelled) <
            std::make_tuple(b.variable, int(b.value.kind), int(b.value.blocking), b.value.spelled);
   });
-  for (std::vector<std::string> *list : {&addressTaken, &streamCreations, &hostThreads}) {
+  for (std::vector<std::string> *list :
+       {&addressTaken, &streamCreations, &hostThreads, &startupCalls}) {
     std::sort(list->begin(), list->end());
     list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
+  for (std::vector<ProgramEvent> *list : {&streamCreators, &threadStarters}) {
+    auto key = [](const ProgramEvent &e) { return std::tie(e.function, e.what); };
+    std::sort(list->begin(), list->end(),
+              [&](const ProgramEvent &a, const ProgramEvent &b) { return key(a) < key(b); });
+    list->erase(std::unique(list->begin(), list->end(),
+                            [&](const ProgramEvent &a, const ProgramEvent &b) {
+                              return key(a) == key(b);
+                            }),
+                list->end());
   }
   std::stable_sort(fixes.begin(), fixes.end(), [](const ConditionalFix &a, const ConditionalFix &b) {
     return std::make_tuple(pointKey(a.finding), a.check, pointKey(a.firstEdit)) <

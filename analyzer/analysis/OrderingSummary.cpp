@@ -74,7 +74,7 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program,
     }
   fix.description = conditional.description;
   if (conditional.perThreadTarget) {
-    if (std::string problem = program.perThreadProblem(conditional.finding.file); !problem.empty()) {
+    if (std::string problem = program.perThreadProblem(conditional.finding.file, conditional.function); !problem.empty()) {
       fix.applicable = false;
       fix.description += "; not applied by --fix: " + problem;
       return;

@@ -190,6 +190,15 @@ struct ConditionalFix {
   bool perThreadTarget = false;
 };
 
+/// Where a TU starts host threads or creates a stream, and in which
+/// function: in a compile database of several programs, the programs that
+/// run that function are those whose main reaches it by calls
+/// (ProgramOrdering::programsRunning).
+struct ProgramEvent {
+  std::string what;     ///< "pthread_create at worker.cu:12"
+  std::string function; ///< USR of the function it is in; "" outside any (a global's initializer)
+};
+
 /// One TU's share of the program-wide facts, kept apart when TUs are
 /// merged (OrderingFacts::units): a compile database may hold several
 /// programs, and a TU that defines `main` belongs to its own.
@@ -198,6 +207,7 @@ struct UnitProgramFacts {
   /// was summarized).
   std::string mainFile;
   std::vector<std::string> streamCreations, hostThreads;
+  std::vector<ProgramEvent> streamCreators, threadStarters;
 };
 
 /// One TU's ordering facts, and the union of every TU's.
@@ -212,6 +222,11 @@ struct OrderingFacts {
   /// pthread_create, std::async, an OpenMP directive): what the per-thread
   /// default stream as a fix's target needs to know.
   std::vector<std::string> streamCreations, hostThreads;
+  /// The same, each with its function: the first of each function in a TU.
+  std::vector<ProgramEvent> streamCreators, threadStarters;
+  /// USRs of user functions called outside any function (a global's
+  /// initializer): every program that links their caller's TU runs them.
+  std::vector<std::string> startupCalls;
   /// Each TU's share of those, when the whole program's facts were merged
   /// from TUs' (addUnit); empty in one TU's own facts.
   std::vector<UnitProgramFacts> units;
@@ -223,7 +238,8 @@ struct OrderingFacts {
   void normalize();
   bool empty() const {
     return calls.empty() && functions.empty() && writes.empty() && addressTaken.empty() &&
-           fixes.empty() && streamCreations.empty() && hostThreads.empty();
+           fixes.empty() && streamCreations.empty() && hostThreads.empty() &&
+           streamCreators.empty() && threadStarters.empty() && startupCalls.empty();
   }
 };
 

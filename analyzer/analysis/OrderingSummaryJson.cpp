@@ -146,6 +146,13 @@ std::string toJsonText(const OrderingFacts &facts) {
   j["addressTaken"] = facts.addressTaken;
   j["streamCreations"] = facts.streamCreations;
   j["hostThreads"] = facts.hostThreads;
+  for (const auto &[name, events] : {std::pair{"streamCreators", &facts.streamCreators},
+                                     std::pair{"threadStarters", &facts.threadStarters}}) {
+    json &list = j[name] = json::array();
+    for (const ProgramEvent &e : *events)
+      list.push_back({{"what", e.what}, {"function", e.function}});
+  }
+  j["startupCalls"] = facts.startupCalls;
   json &fixes = j["fixes"] = json::array();
   for (const ConditionalFix &f : facts.fixes) {
     json callees = json::array();
@@ -223,6 +230,23 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
     // Absent in older summaries: no stream created, so no per-thread target.
     parsed.streamCreations = j.value("streamCreations", std::vector<std::string>{});
     parsed.hostThreads = j.value("hostThreads", std::vector<std::string>{});
+    // Absent in older summaries: each thread and creation in no known
+    // function, so every program may run it (a thread counts for all; a
+    // creation for none but its TU's own main).
+    auto events = [&](const char *name, const std::vector<std::string> &fallback) {
+      std::vector<ProgramEvent> list;
+      if (!j.contains(name)) {
+        for (const std::string &what : fallback)
+          list.push_back({what, ""});
+        return list;
+      }
+      for (const json &e : j.at(name))
+        list.push_back({e.at("what").get<std::string>(), e.at("function").get<std::string>()});
+      return list;
+    };
+    parsed.streamCreators = events("streamCreators", parsed.streamCreations);
+    parsed.threadStarters = events("threadStarters", parsed.hostThreads);
+    parsed.startupCalls = j.value("startupCalls", std::vector<std::string>{});
     for (const json &f : j.at("fixes")) {
       ConditionalFix fix;
       fix.check = f.at("check").get<std::string>();

@@ -23,10 +23,20 @@ public:
   explicit ProgramOrdering(const OrderingFacts &facts);
 
   /// Why the per-thread default stream cannot stand in for the legacy
-  /// stream for a fix in `fixFile`: the program starts host threads, or
-  /// creates no stream; "" when it can. Judged with the TUs of the
-  /// programs that may hold that file's code (UnitProgramFacts).
-  std::string perThreadProblem(const std::string &fixFile) const;
+  /// stream for a fix in `function`, in `fixFile`: the program starts host
+  /// threads, or creates no stream; "" when it can. In a database of
+  /// several programs, judged with the programs that run `function`
+  /// (programsRunning), else with those that may hold `fixFile`'s code
+  /// (UnitProgramFacts).
+  std::string perThreadProblem(const std::string &fixFile, const std::string &function) const;
+
+  /// The files defining the mains of the programs that may run `usr`:
+  /// those whose main reaches it through the calls the program shows.
+  /// nullopt when code elsewhere may call it, on the way up included
+  /// (openReason: its address is taken, it is virtual, a lambda, never
+  /// called; a global's initializer calls it), or a main calling it is
+  /// not one the units name. Empty: no main reaches it.
+  std::optional<std::set<std::string>> programsRunning(const std::string &usr) const;
 
   /// The stream parameter all of `usr`'s own work is on; -1 if none.
   int onlyParameter(const std::string &usr) const;
@@ -53,6 +63,24 @@ public:
   Blocking variableBlocking(const std::string &variable, std::string &why);
 
 private:
+  /// programsRunning while walking up; `partial` when a caller on the
+  /// stack was met again (the answer is then only final for the walk's
+  /// first function).
+  struct Reach {
+    std::optional<std::set<std::string>> mains;
+    bool partial = false;
+  };
+  Reach reachOf(const std::string &usr, std::set<std::string> &visiting) const;
+
+  /// programsRunning for the function `event` (of `unit`) is in.
+  std::optional<std::set<std::string>> programsRunningEvent(const UnitProgramFacts &unit,
+                                                            const ProgramEvent &event) const;
+
+  /// perThreadProblem for a fix that only `programs` run.
+  std::string problemInPrograms(const std::set<std::string> &programs) const;
+
+  std::string realPath(const std::string &path) const; ///< cached; `path` where it fails
+
   unsigned pendingOf(const std::string &usr, bool narrow, int parameter, std::string &why,
                      std::set<std::string> &visiting);
 
@@ -87,6 +115,9 @@ private:
   std::vector<std::string> streamCreations_, hostThreads_;
   std::vector<UnitProgramFacts> units_;
   std::set<std::string> mainFiles_; ///< the units' (UnitProgramFacts::mainFile)
+  std::set<std::string> startupCalls_;
+  mutable std::map<std::string, std::optional<std::set<std::string>>> programs_; ///< programsRunning's
+  mutable std::map<std::string, std::string> realPaths_;
 };
 
 } // namespace streamlint::ordering

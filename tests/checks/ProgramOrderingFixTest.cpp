@@ -137,7 +137,7 @@ TEST(ProgramOrderingFixSuite, HasThePrograms) {
                            "per-thread-refused", "per-thread-no-stream", "per-thread-combined",
                            "blocking-pending", "blocking-pending-device", "nccl-init",
                            "named-streams", "wait-loop", "two-programs",
-                           "threads-elsewhere"})
+                           "threads-elsewhere", "threads-reached", "threads-anywhere"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end()) << name;
 }
 
