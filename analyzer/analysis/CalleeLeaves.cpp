@@ -56,9 +56,20 @@ int CalleeLeaves::onlyParameter(const std::string &usr) const {
   return found == functions_.end() ? -1 : found->second->onlyParameter;
 }
 
+std::string functionName(const FunctionsByUsr &all, const std::string &usr) {
+  if (auto found = all.find(usr); found != all.end())
+    return found->second->name;
+  // Not defined in the program: the name its USR spells ("c:@F@name#I#",
+  // "c:@N@ns@S@Class@F@method#"), else the USR itself.
+  size_t at = usr.rfind("@F@");
+  if (at == std::string::npos)
+    return usr;
+  std::string name = usr.substr(at + 3, usr.find('#', at + 3) - (at + 3));
+  return name.empty() ? usr : name;
+}
+
 std::string CalleeLeaves::nameOf(const std::string &usr) const {
-  auto found = all_.find(usr);
-  return found == all_.end() ? usr : found->second->name;
+  return functionName(all_, usr);
 }
 
 std::set<std::string> CalleeLeaves::reachable(const std::string &usr, bool &recursive) const {

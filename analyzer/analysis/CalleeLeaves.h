@@ -27,6 +27,10 @@ void functionsByUsr(const OrderingFacts &facts, FunctionsByUsr &all, FunctionsBy
 /// is defined at a.cu:3 and at b.cu:5 (...)".
 std::string unknownDefinition(const FunctionsByUsr &all, const std::string &usr);
 
+/// The readable name of `usr`: its definition's, else the one its USR
+/// spells (a function the program calls but does not define).
+std::string functionName(const FunctionsByUsr &all, const std::string &usr);
+
 /// Whether all `usr` and its callees leave pending at its return is on
 /// blocking streams, which a synchronous legacy-stream copy to the host
 /// issued after the call waits for. False when unknown (no definition,

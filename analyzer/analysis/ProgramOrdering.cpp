@@ -380,8 +380,7 @@ unsigned ProgramOrdering::nextOf(const std::string &usr, std::string &why,
 }
 
 std::string ProgramOrdering::nameOf(const std::string &usr) const {
-  auto found = all_.find(usr);
-  return found == all_.end() ? usr : found->second->name;
+  return functionName(all_, usr);
 }
 
 unsigned ProgramOrdering::leaves(const std::string &usr, bool narrow,

@@ -1,6 +1,7 @@
 // ProgramOrdering::programsRunning and the per-thread judgement it feeds,
 // on made-up facts of several TUs: which programs of one compile database
 // run a function, and which threads and stream creations count for a fix.
+#include "analyzer/analysis/CalleeLeaves.h"
 #include "analyzer/analysis/OrderingSummary.h"
 #include "analyzer/analysis/ProgramOrdering.h"
 
@@ -194,6 +195,18 @@ TEST(ProgramsRunning, EventsSurviveJsonAndOlderSummariesCountForEveryProgram) {
   ASSERT_TRUE(fromJsonText(older, old, error)) << error;
   ASSERT_EQ(old.threadStarters.size(), 1u);
   EXPECT_EQ(old.threadStarters[0].function, "");
+}
+
+/// A callee the program calls but does not define is named as its USR
+/// spells it, not by the USR ("c:@F@createResult#**$@S@resultsData#").
+TEST(FunctionName, FallsBackToTheNameTheUsrSpells) {
+  OrderedFunction defined = function("c:@F@produce#*I#", "/p/a.cu");
+  defined.name = "produce";
+  FunctionsByUsr all = {{defined.usr, &defined}};
+  EXPECT_EQ(functionName(all, "c:@F@produce#*I#"), "produce");
+  EXPECT_EQ(functionName(all, "c:@F@createResult#**$@S@resultsData#"), "createResult");
+  EXPECT_EQ(functionName(all, "c:@N@ns@S@Timer@F@start#"), "start");
+  EXPECT_EQ(functionName(all, "c:@S@Odd"), "c:@S@Odd");
 }
 
 } // namespace
