@@ -7,6 +7,7 @@
 #include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/DeviceLoop.h"
+#include "analyzer/analysis/HostThreads.h"
 #include "analyzer/analysis/OrderingScope.h"
 #include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/StreamResolution.h"
@@ -17,7 +18,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtOpenMP.h"
-#include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/Support/Path.h"
@@ -109,49 +109,18 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *construct) {
-    const clang::CXXRecordDecl *record = construct->getConstructor()->getParent();
-    std::string name = record->getQualifiedNameAsString();
-    if ((name == "std::thread" || name == "std::jthread" || name == "boost::thread") &&
-        construct->getNumArgs() > 0 && !construct->getConstructor()->isCopyOrMoveConstructor()) {
+    if (std::string name = threadConstructed(*construct); !name.empty()) {
       noteOnce(facts_.hostThreads, name, construct->getBeginLoc());
       noteEvent(facts_.threadStarters, name, construct->getBeginLoc());
     }
     return true;
   }
-  /// An OpenMP directive whose threads may issue CUDA work: offloading, or
-  /// a body that calls CUDA, the user's own code or through a pointer.
-  /// Host arithmetic under `parallel for` runs no CUDA work.
   bool VisitOMPExecutableDirective(clang::OMPExecutableDirective *directive) {
-    const clang::Stmt *body = directive->hasAssociatedStmt() ? directive->getAssociatedStmt() : nullptr;
-    while (const auto *captured = llvm::dyn_cast_or_null<clang::CapturedStmt>(body))
-      body = captured->getCapturedStmt();
-    if (clang::isOpenMPTargetExecutionDirective(directive->getDirectiveKind()) ||
-        mayRunCuda(body)) {
+    if (openMpMayRunCuda(*directive, sm_)) {
       noteOnce(facts_.hostThreads, "an OpenMP directive", directive->getBeginLoc());
       noteEvent(facts_.threadStarters, "an OpenMP directive", directive->getBeginLoc());
     }
     return true;
-  }
-  bool mayRunCuda(const clang::Stmt *statement) const {
-    if (!statement)
-      return false;
-    if (llvm::isa<clang::CUDAKernelCallExpr>(statement))
-      return true;
-    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(statement)) {
-      const clang::FunctionDecl *callee = call->getDirectCallee();
-      if (!callee || !isLibraryFunction(*callee, sm_) ||
-          (callee->getIdentifier() && api::findApi(callee->getName())))
-        return true;
-    }
-    if (llvm::isa<clang::CXXConstructExpr>(statement)) {
-      const auto *construct = llvm::cast<clang::CXXConstructExpr>(statement);
-      if (!inSystemHeader(sm_, construct->getConstructor()->getLocation()))
-        return true;
-    }
-    for (const clang::Stmt *child : statement->children())
-      if (mayRunCuda(child))
-        return true;
-    return false;
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
     if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl()))
@@ -415,26 +384,6 @@ private:
     return source;
   }
 
-  /// A stream creation (the API table's `Creates` rows): without a flags
-  /// argument the stream blocks on the legacy stream; with one, its
-  /// cudaStreamNonBlocking bit (1, CU_STREAM_NON_BLOCKING too) decides.
-  /// pthread_create, thrd_create, std::async: a new host thread runs code.
-  static bool startsHostThread(const clang::FunctionDecl &callee) {
-    if (!callee.getIdentifier())
-      return false;
-    llvm::StringRef name = callee.getName();
-    if (name == "pthread_create" || name == "thrd_create" || name == "_beginthreadex" ||
-        name == "CreateThread")
-      return callee.getDeclContext()->getRedeclContext()->isTranslationUnit() ||
-             callee.isExternC();
-    // OpenMP's runtime (omp_get_thread_num, omp_set_num_threads): the
-    // program runs parallel regions, whether or not this command parses
-    // their directives (CMake may add -fopenmp to some builds only).
-    if (name.starts_with("omp_") && callee.getDeclContext()->getRedeclContext()->isTranslationUnit())
-      return true;
-    return name == "async" && callee.isInStdNamespace();
-  }
-
   /// `what at file:line` in `list`, once per TU.
   void noteOnce(std::vector<std::string> &list, std::string what, clang::SourceLocation at) {
     if (noted_.count(&list))
@@ -473,6 +422,9 @@ private:
     }
   }
 
+  /// A stream creation (the API table's `Creates` rows): without a flags
+  /// argument the stream blocks on the legacy stream; with one, its
+  /// cudaStreamNonBlocking bit (1, CU_STREAM_NON_BLOCKING too) decides.
   void noteCreation(const clang::CallExpr &call, const api::ApiInfo &row) {
     if (!call.getNumArgs())
       return;
