@@ -36,8 +36,12 @@ stub_database "$ONE"
 STREAMLINT_PHASE_TIMES=1 expect_exit 1 "one TU" -- "$STREAMLINT" -p "$ONE" --no-cache -j 1 \
   --format json -o "$WORK/one.json"
 got=$(phases device-sync.cu)
-[ "$got" = "$analysis,ending the parse (the AST kept)" ] ||
-  fail "one TU: phases '$got', expected '$analysis,ending the parse (the AST kept)': $(cat "$WORK/err")"
+# The last TU of a process keeps its AST for the exit to drop, except in an
+# AddressSanitizer build (UnitAnalysis.cpp: LeakSanitizer must see it freed).
+kept="ending the parse (the AST kept)"
+case "${STREAMLINT_SANITIZE:-}" in *address*) kept="freeing the AST" ;; esac
+[ "$got" = "$analysis,$kept" ] ||
+  fail "one TU: phases '$got', expected '$analysis,$kept': $(cat "$WORK/err")"
 STREAMLINT_PHASE_TIMES=1 expect_exit 1 "one TU, index stored" -- "$STREAMLINT" -p "$ONE" \
   --cache-dir "$WORK/one-index" -j 1 --quiet
 got=$(phases device-sync.cu)
