@@ -59,9 +59,9 @@ ProgramOrdering::Reach ProgramOrdering::reachOf(const std::string &usr,
   if (!visiting.insert(usr).second)
     return {std::set<std::string>(), true};
   Reach reach{std::set<std::string>(), false};
+  static const std::vector<const OrderedCall *> none;
   auto calls = callsTo_.find(usr);
-  for (const OrderedCall *call : calls == callsTo_.end() ? std::vector<const OrderedCall *>()
-                                                         : calls->second) {
+  for (const OrderedCall *call : calls == callsTo_.end() ? none : calls->second) {
     if (isMain(call->caller)) {
       // Every main has the same USR: the call's file says which.
       std::string file = realPath(call->site.file);
