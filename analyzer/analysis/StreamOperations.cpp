@@ -152,7 +152,9 @@ private:
       return classifyCudaApi(op, call, name);
     if (std::optional<StreamOperation> library = classifyLibraryWork(op, call, *callee))
       return *library;
-    if (!name.empty() && api::isLibraryFunctionName(name)) {
+    // A library's name on a function the program defines (llm.c's
+    // `cublasCheck`, an error check) is the program's: its body decides.
+    if (!name.empty() && api::isLibraryFunctionName(name) && (system || !callee->hasBody())) {
       op.effect = api::isLibrarySetUpCall(name) || api::leavesNoWorkPending(name)
                       ? OperationEffect::Neutral
                       : OperationEffect::Opaque;

@@ -107,3 +107,33 @@ void destroyedFirst(float *d) {
   cudaDeviceSynchronize();
   fill<<<1, 64>>>(d, 2.0f); // not applied: is destroyed (cudaStreamDestroy at line
 }
+
+#include <cstdio>
+#include <cstdlib>
+
+// A project's own error check named like a library's function (llm.c's
+// cublasCheck, the NVIDIA developer blog samples' curandErrCheck_): the
+// program defines it, so its body decides what it orders, not its name. A
+// cuBLAS function of that name would be a call that may issue work on any
+// stream, and the move would need a wait before it.
+void cublasCheck(int status, const char *file, int line) {
+  if (status != 0) {
+    printf("cuBLAS error %d at %s:%d\n", status, file, line);
+    exit(EXIT_FAILURE);
+  }
+}
+
+int checkNamedLikeALibrary(float *h) {
+  float *d;
+  cudaMalloc(&d, 256);
+  cudaDeviceSynchronize();
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  init<<<1, 64, 0, s>>>(d);
+  fill<<<1, 64>>>(d, 2.0f); // applied
+  cublasCheck(0, __FILE__, __LINE__);
+  cudaMemcpy(h, d, 256, cudaMemcpyDeviceToHost);
+  cudaStreamDestroy(s);
+  cudaFree(d);
+  return 0;
+}
