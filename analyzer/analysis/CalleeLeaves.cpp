@@ -51,9 +51,56 @@ CalleeLeaves::CalleeLeaves(const OrderingFacts &facts) {
     fixesIn_[f.function].push_back(&f);
 }
 
+namespace {
+
+int onlyParameterThrough(const FunctionsByUsr &functions, const std::string &usr,
+                         const FunctionAfterFix *after, std::set<std::string> &visiting) {
+  int only = -1;
+  const std::vector<std::pair<std::string, int>> *calls = nullptr;
+  if (after && after->usr == usr) {
+    only = after->onlyParameter;
+    calls = &after->calls;
+  } else {
+    auto found = functions.find(usr);
+    if (found == functions.end())
+      return -1;
+    const OrderedFunction &f = *found->second;
+    if (f.onlyParameter != -1 || f.onlyParameterIfCallees == -1)
+      return f.onlyParameter;
+    only = f.onlyParameterIfCallees;
+    calls = &f.onlyParameterCalls;
+  }
+  if (only == -1 || calls->empty())
+    return only;
+  if (!visiting.insert(usr).second)
+    return -1; // recursion: not known
+  for (const auto &[callee, parameter] : *calls) {
+    int inner = onlyParameterThrough(functions, callee, after, visiting);
+    if (inner != NoDeviceWork && (parameter < 0 || inner != parameter)) {
+      only = -1;
+      break;
+    }
+  }
+  visiting.erase(usr);
+  return only;
+}
+
+} // namespace
+
+int onlyParameterThroughCalls(const FunctionsByUsr &functions, const std::string &usr,
+                              const FunctionAfterFix *after) {
+  std::set<std::string> visiting;
+  return onlyParameterThrough(functions, usr, after, visiting);
+}
+
+bool allWorkOnParameter(const FunctionsByUsr &functions, const std::string &callee,
+                        int calleeParameter, const FunctionAfterFix *after) {
+  int only = onlyParameterThroughCalls(functions, callee, after);
+  return only == NoDeviceWork || (calleeParameter >= 0 && only == calleeParameter);
+}
+
 int CalleeLeaves::onlyParameter(const std::string &usr) const {
-  auto found = functions_.find(usr);
-  return found == functions_.end() ? -1 : found->second->onlyParameter;
+  return onlyParameterThroughCalls(functions_, usr);
 }
 
 std::string functionName(const FunctionsByUsr &all, const std::string &usr) {

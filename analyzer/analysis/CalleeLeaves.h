@@ -38,6 +38,28 @@ std::string functionName(const FunctionsByUsr &all, const std::string &usr);
 bool leavesOnlyBlockingWork(const FunctionsByUsr &functions, const std::string &usr,
                             std::set<std::string> &visiting);
 
+/// A function as a fix being judged would leave it once applied
+/// (ConditionalFix::onlyParameterAfter): where its work is then.
+struct FunctionAfterFix {
+  std::string usr;
+  int onlyParameter = -1;
+  std::vector<std::pair<std::string, int>> calls;
+};
+
+/// The stream parameter all of `usr`'s work is on, with the functions it
+/// calls (OrderedFunction::onlyParameter, else onlyParameterIfCallees
+/// when each call's callee puts all its work on the parameter it gets, or
+/// has none); NoDeviceWork when none of it does any; -1 when not known
+/// (no reliable definition, recursion, another stream). `after`: one
+/// function as a fix leaves it.
+int onlyParameterThroughCalls(const FunctionsByUsr &functions, const std::string &usr,
+                              const FunctionAfterFix *after = nullptr);
+
+/// Whether a call of `callee` that passes the stream of interest for its
+/// `calleeParameter` puts all its work there (or has none).
+bool allWorkOnParameter(const FunctionsByUsr &functions, const std::string &callee,
+                        int calleeParameter, const FunctionAfterFix *after = nullptr);
+
 class CalleeLeaves {
 public:
   explicit CalleeLeaves(const OrderingFacts &facts);

@@ -198,6 +198,11 @@ public:
           facts.pendingWhat = move.level >= narrow.level ? move.what : narrow.what;
           facts.pendingReachesEntry = move.reachesEnd || narrow.reachesEnd;
           facts.pendingCalls = move.calls;
+          facts.pendingCallsOnParameters = move.callsOnParameters;
+          for (OrderedCall::CallOnParameter passedAlong : narrow.callsOnParameters) {
+            passedAlong.position += int(move.calls.size());
+            facts.pendingCallsOnParameters.push_back(passedAlong);
+          }
           facts.pendingCalls.insert(facts.pendingCalls.end(), narrow.calls.begin(),
                                     narrow.calls.end());
           CallerWalk::Result after = walk.next(i + 1);
@@ -205,6 +210,21 @@ public:
           facts.nextReachesReturn = after.reachesEnd;
           facts.nextWhat = after.what;
           facts.nextCalls = after.calls;
+          for (const auto &[variable, parameter] : passed) {
+            CallerWalk::Result on = walk.next(i + 1, variable);
+            if (on.level == after.level && on.reachesEnd == after.reachesEnd &&
+                on.calls == after.calls && on.callsOnParameters.empty())
+              continue;
+            OrderedCall::NextOnParameter variant;
+            variant.parameter = parameter;
+            variant.level = on.level;
+            variant.reachesReturn = on.reachesEnd;
+            variant.what = on.what;
+            variant.calls = on.calls;
+            variant.callsOnParameter = on.callsOnParameters;
+            named.insert(on.calls.begin(), on.calls.end());
+            facts.nextOnParameters.push_back(std::move(variant));
+          }
           facts.coveredCalls = narrow.coveredCalls;
           // On another device the legacy stream waits for none of the
           // callee's work: a caller that selects devices covers nothing.
@@ -283,6 +303,9 @@ private:
           for (const std::string &callee : *list)
             if (named.insert(callee).second)
               pending.push_back(callee);
+        for (const auto &[callee, parameter] : facts.onlyParameterCalls)
+          if (named.insert(callee).second)
+            pending.push_back(callee);
       }
     }
   }
@@ -297,16 +320,7 @@ private:
       return found->second;
     Operations result;
     result.ops = operationsOf(function, ast_, context_.info().perThreadDefaultStream);
-    for (const StreamOperation &op : result.ops.operations) {
-      std::string key;
-      if (op.effect == OperationEffect::Opaque && llvm::StringRef(op.what).starts_with("call of '"))
-        if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
-          if (const clang::FunctionDecl *callee = call->getDirectCallee())
-            if (!llvm::isa<clang::CXXMethodDecl>(callee) ||
-                !llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual())
-              key = orderingKey(*callee);
-      result.userCalls.push_back(std::move(key));
-    }
+    result.userCalls = userCallKeys(result.ops.operations);
     return operations_.emplace(&function, std::move(result)).first->second;
   }
 
@@ -346,6 +360,14 @@ private:
     facts.firstDecides = !first.reachesEnd;
     facts.firstCalls = first.calls;
     facts.onlyParameter = onlyStreamParameter(function, ops);
+    facts.onlyParameterCalls.clear();
+    facts.onlyParameterIfCallees = -1;
+    if (facts.onlyParameter == -1) {
+      facts.onlyParameterIfCallees =
+          onlyStreamParameterIfCallees(function, ops, operations.userCalls, facts.onlyParameterCalls);
+      if (facts.onlyParameterIfCallees == -1)
+        facts.onlyParameterCalls.clear();
+    }
   }
 
   /// "kernels.cu:17"

@@ -3,6 +3,8 @@
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/OrderingSummary.h"
 #include "analyzer/analysis/SingleRunLoop.h"
+#include "analyzer/analysis/StreamResolution.h"
+#include "analyzer/analysis/StreamSources.h"
 #include "analyzer/analysis/WaitLoopCover.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -62,18 +64,20 @@ CallerWalk::Result CallerWalk::pending(bool narrow) const {
   return result;
 }
 
-CallerWalk::Result CallerWalk::next(size_t from) const {
+CallerWalk::Result CallerWalk::next(size_t from) const { return next(from, nullptr); }
+
+CallerWalk::Result CallerWalk::next(size_t from, const clang::Decl *target) const {
   std::vector<size_t> after;
   for (size_t i = from; i < ops_.size(); ++i)
     after.push_back(i);
-  Result result = walkForward(after);
+  Result result = walkForward(after, target);
   if (lo_) {
     std::vector<size_t> again;
     for (size_t i = at_ + 1; i <= hi_; ++i)
       again.push_back(i);
     for (size_t i = *lo_; i <= at_; ++i)
       again.push_back(i);
-    Result round = walkForward(again);
+    Result round = walkForward(again, target);
     round.reachesEnd = false;
     merge(result, round);
   }
@@ -87,6 +91,10 @@ void CallerWalk::merge(Result &into, Result other) {
     into.what = other.what;
   }
   into.reachesEnd = into.reachesEnd || other.reachesEnd;
+  for (ordering::OrderedCall::CallOnParameter passed : other.callsOnParameters) {
+    passed.position += int(into.calls.size());
+    into.callsOnParameters.push_back(passed);
+  }
   into.calls.insert(into.calls.end(), other.calls.begin(), other.calls.end());
   into.onParameters.insert(into.onParameters.end(), other.onParameters.begin(),
                            other.onParameters.end());
@@ -187,8 +195,13 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
       break;
     }
     case OperationEffect::Opaque:
-      if (!userCalls_[index].empty() && !legacyDone)
+      if (!userCalls_[index].empty() && !legacyDone) {
+        if (std::optional<ordering::OrderedCall::CallOnParameter> passed = passedAlong(index)) {
+          passed->position = int(result.calls.size());
+          result.callsOnParameters.push_back(*passed);
+        }
         result.calls.push_back(userCalls_[index]);
+      }
       else if (!userCalls_[index].empty() && narrow)
         result.coveredCalls.push_back(userCalls_[index]);
       else if (!(legacyDone && !narrow))
@@ -200,11 +213,23 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
   return result;
 }
 
-CallerWalk::Result CallerWalk::walkForward(const std::vector<size_t> &path) const {
+CallerWalk::Result CallerWalk::walkForward(const std::vector<size_t> &path,
+                                            const clang::Decl *target) const {
   Result result;
   for (size_t index : path) {
     const StreamOperation &op = ops_[index];
     bool always = unconditional(op);
+    bool onTarget = target && op.stream.kind == OrderingStream::Variable &&
+                    op.stream.variable == target;
+    // Work on the moved work's stream runs after it; a wait for that
+    // stream waits for it, as a wait for the device would.
+    if (onTarget && op.effect == OperationEffect::Enqueue)
+      continue;
+    if (onTarget && op.effect == OperationEffect::HostWaitsStream && !op.recordedBy) {
+      if (always)
+        return result;
+      continue;
+    }
     switch (op.effect) {
     case OperationEffect::Neutral:
       break;
@@ -236,6 +261,12 @@ CallerWalk::Result CallerWalk::walkForward(const std::vector<size_t> &path) cons
       return result;
     case OperationEffect::Opaque:
       if (!userCalls_[index].empty()) {
+        if (target)
+          if (std::optional<ordering::OrderedCall::CallOnParameter> passed =
+                  passedAlong(index, target)) {
+            passed->position = int(result.calls.size());
+            result.callsOnParameters.push_back(*passed);
+          }
         result.calls.push_back(userCalls_[index]);
         break;
       }
@@ -248,6 +279,43 @@ CallerWalk::Result CallerWalk::walkForward(const std::vector<size_t> &path) cons
     }
   }
   return result;
+}
+
+namespace {
+
+/// The variable `argument` names (canonical), or null.
+const clang::Decl *namedVariable(const clang::Expr *argument) {
+  const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(argument->IgnoreParenImpCasts());
+  return ref ? ref->getDecl()->getCanonicalDecl() : nullptr;
+}
+
+/// The arguments of the user call `op` by its callee's parameter index;
+/// empty for an operator call (its object is an argument).
+std::vector<const clang::Expr *> argumentsByParameter(const StreamOperation &op) {
+  const auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(op.node);
+  if (!call || llvm::isa<clang::CXXOperatorCallExpr>(call))
+    return {};
+  return std::vector<const clang::Expr *>(call->arg_begin(), call->arg_end());
+}
+
+} // namespace
+
+std::optional<ordering::OrderedCall::CallOnParameter>
+CallerWalk::passedAlong(size_t index, const clang::Decl *target) const {
+  std::vector<const clang::Expr *> arguments = argumentsByParameter(ops_[index]);
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const clang::Decl *variable = namedVariable(arguments[i]);
+    if (!variable || (target && variable != target))
+      continue;
+    auto passed = passed_.find(variable);
+    if (passed == passed_.end())
+      continue;
+    ordering::OrderedCall::CallOnParameter along;
+    along.calleeParameter = int(i);
+    along.parameter = passed->second;
+    return along;
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -306,6 +374,71 @@ int onlyStreamParameter(const clang::FunctionDecl &function,
     if ((only != -1 && only != index) || reassigned(function, *parameter))
       return -1;
     only = index;
+  }
+  return only;
+}
+
+std::vector<std::string> userCallKeys(const std::vector<StreamOperation> &ops) {
+  std::vector<std::string> keys;
+  for (const StreamOperation &op : ops) {
+    std::string key;
+    if (op.effect == OperationEffect::Opaque && llvm::StringRef(op.what).starts_with("call of '"))
+      if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
+        if (const clang::FunctionDecl *callee = call->getDirectCallee())
+          if (!llvm::isa<clang::CXXMethodDecl>(callee) ||
+              !llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual())
+            key = orderingKey(*callee);
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
+int onlyStreamParameterIfCallees(const clang::FunctionDecl &function,
+                                 const std::vector<StreamOperation> &ops,
+                                 const std::vector<std::string> &userCalls,
+                                 std::vector<std::pair<std::string, int>> &calls) {
+  calls.clear();
+  int only = ordering::NoDeviceWork;
+  // The parameter `op`'s work, or the stream it passes along, is on.
+  auto settle = [&](const clang::ParmVarDecl *parameter) {
+    const auto *owner =
+        parameter ? llvm::dyn_cast<clang::FunctionDecl>(parameter->getDeclContext()) : nullptr;
+    if (!owner || owner->getCanonicalDecl() != function.getCanonicalDecl() ||
+        reassigned(function, *parameter))
+      return false;
+    int index = int(parameter->getFunctionScopeIndex());
+    if (only != ordering::NoDeviceWork && only != index)
+      return false;
+    only = index;
+    return true;
+  };
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const StreamOperation &op = ops[i];
+    if (op.effect == OperationEffect::Neutral || op.effect == OperationEffect::Return ||
+        op.effect == OperationEffect::HostWaitsAll)
+      continue;
+    if (op.effect == OperationEffect::Opaque) {
+      if (i >= userCalls.size() || userCalls[i].empty())
+        return -1;
+      const auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(op.node);
+      if (!call || llvm::isa<clang::CXXOperatorCallExpr>(call))
+        return -1;
+      int passedFor = -1;
+      for (unsigned a = 0; a < call->getNumArgs(); ++a) {
+        const auto *parameter = llvm::dyn_cast_or_null<clang::ParmVarDecl>(
+            namedVariable(call->getArg(a)));
+        if (!parameter || !isStreamType(parameter->getType()))
+          continue;
+        if (passedFor != -1 || !settle(parameter))
+          return -1; // two stream parameters passed, or another than its own work's
+        passedFor = int(a);
+      }
+      calls.push_back({userCalls[i], passedFor});
+      continue;
+    }
+    if (op.stream.kind != OrderingStream::Variable ||
+        !settle(llvm::dyn_cast_or_null<clang::ParmVarDecl>(op.stream.variable)))
+      return -1;
   }
   return only;
 }

@@ -5,6 +5,7 @@
 // collected, and the whole-program pass (OrderingSummary.h) judges them by
 // their own summaries. Used by CallerOrdering's facts collector.
 
+#include "analyzer/analysis/OrderingSummary.h"
 #include "analyzer/analysis/StreamOperations.h"
 
 #include "clang/AST/Decl.h"
@@ -29,6 +30,9 @@ public:
     std::string what;
     std::vector<std::string> calls;
     std::vector<int> onParameters; ///< pending on the streams passed at the call
+    /// Calls in `calls` that pass a stream the call passes too (positions
+    /// in `calls`; OrderedCall::CallOnParameter).
+    std::vector<ordering::OrderedCall::CallOnParameter> callsOnParameters;
     /// Calls of user functions walked over (back, for a narrowed wait) after
     /// a later synchronous legacy-stream copy to the host was found: that
     /// copy waited for their work on blocking streams, so only what they
@@ -50,6 +54,10 @@ public:
   /// What comes first after the operation: round the loop again (up to the
   /// operation itself), and after the loop to the function's end.
   Result next(size_t from) const;
+  /// The same when the moved work is on `target`, a stream variable the
+  /// call passes: work on it, and a wait for it, count as on the moved
+  /// work's stream (OrderedCall::NextOnParameter).
+  Result next(size_t from, const clang::Decl *target) const;
 
 private:
   static void merge(Result &into, Result other);
@@ -58,7 +66,12 @@ private:
   /// when the walk started outside of it; null otherwise.
   const clang::Stmt *everyIterationWaits(const StreamOperation &wait) const;
   Result walkBack(const std::vector<size_t> &path, bool narrow) const;
-  Result walkForward(const std::vector<size_t> &path) const;
+  Result walkForward(const std::vector<size_t> &path, const clang::Decl *target) const;
+  /// The parameter of the user function operation `index` calls that gets
+  /// a stream variable the walked call passes, and the parameter it is
+  /// passed for there; nullopt when none does. Only `target` when set.
+  std::optional<ordering::OrderedCall::CallOnParameter>
+  passedAlong(size_t index, const clang::Decl *target = nullptr) const;
 
   const std::vector<StreamOperation> &ops_;
   const clang::FunctionDecl *function_ = nullptr;
@@ -75,5 +88,20 @@ private:
 /// all; -1 when another stream or a call that may do anything is there.
 int onlyStreamParameter(const clang::FunctionDecl &function,
                         const std::vector<StreamOperation> &ops);
+
+/// Per operation of `ops`: the key (USR) of the user function it calls,
+/// judged by that function's summary (a direct, non-virtual call that may
+/// do anything), or "".
+std::vector<std::string> userCallKeys(const std::vector<StreamOperation> &ops);
+
+/// The same where `function` calls user functions (`userCalls[i]`: the
+/// callee of operation i, or ""): the parameter its own work is all on
+/// (ordering::NoDeviceWork: none), each such call passing it for the
+/// callee's parameter in `calls` (-1: for none); the whole program checks
+/// the callees (OrderedFunction::onlyParameterIfCallees). -1 as above.
+int onlyStreamParameterIfCallees(const clang::FunctionDecl &function,
+                                 const std::vector<StreamOperation> &ops,
+                                 const std::vector<std::string> &userCalls,
+                                 std::vector<std::pair<std::string, int>> &calls);
 
 } // namespace streamlint

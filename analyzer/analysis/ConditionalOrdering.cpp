@@ -58,6 +58,10 @@ judgeCases(ConditionalFix &conditional, const std::vector<std::optional<Blocking
         if (assumed)
           assumption.target = fromBlocking(*assumed);
         OrderingVerdict verdict = judge(assumption);
+        if (verdict.onlyParameterAfter != -1 && conditional.onlyParameterAfter == -1) {
+          conditional.onlyParameterAfter = verdict.onlyParameterAfter;
+          conditional.onlyParameterAfterCalls = verdict.onlyParameterAfterCalls;
+        }
         // The third judgement keeps its assumptions per case (they depend
         // on the target's blocking); the second one's hold for all cases.
         auto &onTarget = calleesLeave ? one.onTarget : conditional.calleesOnTarget;

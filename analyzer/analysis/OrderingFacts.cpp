@@ -123,6 +123,11 @@ void OrderingFacts::normalize() {
     }
     if (kept.onlyParameter != f.onlyParameter)
       kept.onlyParameter = -1; // the definitions differ: nothing is known
+    if (kept.onlyParameterIfCallees != f.onlyParameterIfCallees ||
+        kept.onlyParameterCalls != f.onlyParameterCalls) {
+      kept.onlyParameterIfCallees = -1;
+      kept.onlyParameterCalls.clear();
+    }
     kept.leavesBlockingOnly = kept.leavesBlockingOnly && f.leavesBlockingOnly;
     kept.selectsDevice = kept.selectsDevice || f.selectsDevice;
   }

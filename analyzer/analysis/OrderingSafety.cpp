@@ -1,6 +1,7 @@
 // OrderingSafety.h's entry points: the function's operations with the moved
 // calls put on their target, then the walks of OrderingWalk.h from each.
 #include "analyzer/analysis/OrderingSafety.h"
+#include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/NarrowedWaitFix.h"
 #include "analyzer/analysis/OrderingPreconditions.h"
 #include "analyzer/analysis/OrderingWalk.h"
@@ -133,7 +134,13 @@ OrderingVerdict checkMove(llvm::ArrayRef<MovedCall> group, const clang::VarDecl 
       moveGroup(ops, group, target, *function, context, assume);
   if (!members)
     return notFound();
-  return judgeMoves(ops, group, *members, target, *function, context, perThreadBuild, assume);
+  OrderingVerdict verdict =
+      judgeMoves(ops, group, *members, target, *function, context, perThreadBuild, assume);
+  if (target && llvm::isa<clang::ParmVarDecl>(target))
+    verdict.onlyParameterAfter =
+        onlyStreamParameterIfCallees(*function, ops.operations, userCallKeys(ops.operations),
+                                     verdict.onlyParameterAfterCalls);
+  return verdict;
 }
 
 } // namespace

@@ -40,6 +40,13 @@ struct OrderingVerdict {
   /// Under OrderingAssumption::calleesLeave: the calls of user functions
   /// walked back over, with what their callees may leave pending.
   std::vector<ordering::CalleeNeed> calleeNeeds;
+  /// A move to a stream parameter: that parameter's index if, once --fix
+  /// applied the move, all the function's work is on it
+  /// (onlyStreamParameterIfCallees of the moved operations), with the
+  /// calls that must put theirs there too; -1 otherwise
+  /// (ConditionalFix::onlyParameterAfter).
+  int onlyParameterAfter = -1;
+  std::vector<std::pair<std::string, int>> onlyParameterAfterCalls;
 };
 
 /// What the analysis assumes about the enclosing function's callers and

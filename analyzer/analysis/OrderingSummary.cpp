@@ -24,9 +24,14 @@ void resolveOne(const ConditionalFix &conditional, ProgramOrdering &program,
   int parameter = conditional.target.kind == StreamSource::CallerParameter
                       ? conditional.target.parameter
                       : -1;
+  std::optional<FunctionAfterFix> after;
+  if (parameter >= 0 && conditional.onlyParameterAfter == parameter)
+    after = FunctionAfterFix{conditional.function, conditional.onlyParameterAfter,
+                             conditional.onlyParameterAfterCalls};
+  program.judgeWithFixApplied(after);
   unsigned pending =
       program.pending(conditional.function, conditional.narrow, parameter, pendingWhy);
-  unsigned next = conditional.narrow ? NextWaits : program.next(conditional.function, nextWhy);
+  unsigned next = conditional.narrow ? NextWaits : program.next(conditional.function, parameter, nextWhy);
   Blocking blocking = conditional.target.blocking;
   if (conditional.target.kind == StreamSource::CallerParameter)
     blocking = program.parameterBlocking(conditional.function, conditional.target.parameter,

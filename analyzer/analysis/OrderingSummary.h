@@ -70,6 +70,35 @@ struct OrderedCall {
   /// (by index): not counted in the levels; moved work on that parameter,
   /// or a wait for it, waits for it anyway.
   std::vector<int> pendingOnParameters;
+  /// A call of `pendingCalls` (at `position`) that passes the stream this
+  /// call passes for the callee's `parameter`, for its own callee's
+  /// `calleeParameter`: when the fix's target is `parameter` and that
+  /// callee's work is all on `calleeParameter` (or it has none), what it
+  /// leaves pending is on the target, which the moved work or the narrowed
+  /// wait waits for anyway.
+  struct CallOnParameter {
+    int position = 0, calleeParameter = -1, parameter = -1;
+    bool operator==(const CallOnParameter &o) const {
+      return position == o.position && calleeParameter == o.calleeParameter &&
+             parameter == o.parameter;
+    }
+  };
+  std::vector<CallOnParameter> pendingCallsOnParameters;
+  /// What comes first after the call when the fix's target is the stream
+  /// this call passes for `parameter`: work on that stream (and calls
+  /// that pass it, `callsOnParameter` with `parameter` set to it, whose
+  /// work is all on it) is ordered after the moved work and decides
+  /// nothing; a wait for it covers the moved work. Kept only where it
+  /// differs from the general walk (`next`, `nextCalls`, ...).
+  struct NextOnParameter {
+    int parameter = -1;
+    unsigned level = NextDepends;
+    bool reachesReturn = false;
+    std::string what;
+    std::vector<std::string> calls;
+    std::vector<CallOnParameter> callsOnParameter; ///< positions in `calls`
+  };
+  std::vector<NextOnParameter> nextOnParameters;
   std::map<int, StreamSource> streams; ///< by the callee's parameter index
 };
 
@@ -104,6 +133,15 @@ struct OrderedFunction {
   /// issued to (or a wait for the device), -1 when there is none such: work
   /// a caller moved to the stream it passes there is ordered before it.
   int onlyParameter = -1; ///< NoDeviceWork: it issues no work and waits for nothing
+  /// The same, where it calls user functions too: its own work is all on
+  /// this parameter (NoDeviceWork: it has none), and each call
+  /// `onlyParameterCalls` names passes that parameter for the callee's
+  /// parameter given (-1: passes it for none). It holds when each such
+  /// callee's work is all on that parameter, or it has none
+  /// (onlyParameterThroughCalls() in CalleeLeaves.h). -1 when another
+  /// stream, or a call that may do anything, is there.
+  int onlyParameterIfCallees = -1;
+  std::vector<std::pair<std::string, int>> onlyParameterCalls;
   /// It, or a function it calls in its TU, selects a device (cudaSetDevice):
   /// its work may be on another device than its caller's. True when unknown.
   bool selectsDevice = true;
@@ -188,6 +226,14 @@ struct ConditionalFix {
   /// also needs a program that creates streams and runs CUDA work on one
   /// host thread (OrderingFacts::streamCreations, hostThreads).
   bool perThreadTarget = false;
+  /// A target parameter: its index if, with the fix applied, all of
+  /// `function`'s work is on it, given that each call of
+  /// `onlyParameterAfterCalls` puts its callee's work on the parameter
+  /// named (OrderedFunction::onlyParameterIfCallees); -1 otherwise. Its
+  /// callers' earlier and later calls of `function` itself are then work
+  /// on the target (a loop that calls it each iteration).
+  int onlyParameterAfter = -1;
+  std::vector<std::pair<std::string, int>> onlyParameterAfterCalls;
 };
 
 /// Where a TU starts host threads or creates a stream, and in which

@@ -103,6 +103,26 @@ std::vector<ConditionalFix::Case> casesFrom(const json &cases) {
   return out;
 }
 
+json callsOnParameterJson(const std::vector<OrderedCall::CallOnParameter> &list) {
+  json out = json::array();
+  for (const OrderedCall::CallOnParameter &c : list)
+    out.push_back({{"position", c.position}, {"calleeParameter", c.calleeParameter},
+                   {"parameter", c.parameter}});
+  return out;
+}
+
+std::vector<OrderedCall::CallOnParameter> callsOnParameterFrom(const json &list) {
+  std::vector<OrderedCall::CallOnParameter> out;
+  for (const json &c : list) {
+    OrderedCall::CallOnParameter one;
+    one.position = c.at("position").get<int>();
+    one.calleeParameter = c.at("calleeParameter").get<int>();
+    one.parameter = c.at("parameter").get<int>();
+    out.push_back(one);
+  }
+  return out;
+}
+
 } // namespace
 
 std::string toJsonText(const OrderingFacts &facts) {
@@ -122,6 +142,17 @@ std::string toJsonText(const OrderingFacts &facts) {
                      {"pendingOnParameters", c.pendingOnParameters},
                      {"coveredCalls", c.coveredCalls},
                      {"streams", streams}});
+    json &call = calls.back();
+    if (!c.pendingCallsOnParameters.empty())
+      call["pendingCallsOnParameters"] = callsOnParameterJson(c.pendingCallsOnParameters);
+    if (!c.nextOnParameters.empty()) {
+      json &variants = call["nextOnParameters"] = json::array();
+      for (const OrderedCall::NextOnParameter &v : c.nextOnParameters)
+        variants.push_back({{"parameter", v.parameter}, {"level", v.level},
+                            {"reachesReturn", v.reachesReturn}, {"what", v.what},
+                            {"calls", v.calls},
+                            {"callsOnParameter", callsOnParameterJson(v.callsOnParameter)}});
+    }
   }
   json &functions = j["functions"] = json::array();
   for (const OrderedFunction &f : facts.functions) {
@@ -138,6 +169,13 @@ std::string toJsonText(const OrderingFacts &facts) {
                        {"firstDecides", f.firstDecides}, {"firstCalls", f.firstCalls},
                        {"onlyParameter", f.onlyParameter},
                        {"selectsDevice", f.selectsDevice}, {"leavesWhat", f.leavesWhat}});
+    if (f.summarized && f.onlyParameterIfCallees != -1) {
+      json calls = json::array();
+      for (const auto &[callee, parameter] : f.onlyParameterCalls)
+        calls.push_back({{"callee", callee}, {"parameter", parameter}});
+      function["onlyParameterIfCallees"] = f.onlyParameterIfCallees;
+      function["onlyParameterCalls"] = std::move(calls);
+    }
     functions.push_back(std::move(function));
   }
   json &writes = j["writes"] = json::array();
@@ -166,6 +204,13 @@ std::string toJsonText(const OrderingFacts &facts) {
                      {"casesIfCallees", casesJson(f.casesIfCallees)},
                      {"casesIfCalleesLeave", casesJson(f.casesIfCalleesLeave)},
                      {"perThreadTarget", f.perThreadTarget}});
+    if (f.onlyParameterAfter != -1) {
+      json calls = json::array();
+      for (const auto &[usr, parameter] : f.onlyParameterAfterCalls)
+        calls.push_back({{"callee", usr}, {"parameter", parameter}});
+      fixes.back()["onlyParameterAfter"] = f.onlyParameterAfter;
+      fixes.back()["onlyParameterAfterCalls"] = std::move(calls);
+    }
   }
   // Paths and names need not be UTF-8 (a Latin-1 file name): stored byte
   // for byte (analyzer/StoredJson.h).
@@ -195,6 +240,20 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       call.coveredCalls = c.at("coveredCalls").get<std::vector<std::string>>();
       for (const json &s : c.at("streams"))
         call.streams[s.at("parameter").get<int>()] = sourceFrom(s.at("source"));
+      // Absent in older summaries: no call judged as work on the target.
+      if (c.contains("pendingCallsOnParameters"))
+        call.pendingCallsOnParameters = callsOnParameterFrom(c.at("pendingCallsOnParameters"));
+      if (c.contains("nextOnParameters"))
+        for (const json &v : c.at("nextOnParameters")) {
+          OrderedCall::NextOnParameter variant;
+          variant.parameter = v.at("parameter").get<int>();
+          variant.level = level(v.at("level"));
+          variant.reachesReturn = v.at("reachesReturn").get<bool>();
+          variant.what = v.at("what").get<std::string>();
+          variant.calls = v.at("calls").get<std::vector<std::string>>();
+          variant.callsOnParameter = callsOnParameterFrom(v.at("callsOnParameter"));
+          call.nextOnParameters.push_back(std::move(variant));
+        }
       parsed.calls.push_back(std::move(call));
     }
     for (const json &f : j.at("functions")) {
@@ -220,6 +279,11 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       function.firstDecides = f.at("firstDecides").get<bool>();
       function.firstCalls = f.at("firstCalls").get<std::vector<std::string>>();
       function.onlyParameter = f.value("onlyParameter", -1); // absent in older summaries
+      function.onlyParameterIfCallees = f.value("onlyParameterIfCallees", -1);
+      if (f.contains("onlyParameterCalls"))
+        for (const json &call : f.at("onlyParameterCalls"))
+          function.onlyParameterCalls.push_back(
+              {call.at("callee").get<std::string>(), call.at("parameter").get<int>()});
       function.selectsDevice = f.value("selectsDevice", true);
       function.leavesWhat = f.value("leavesWhat", std::string());
       parsed.functions.push_back(std::move(function));
@@ -267,6 +331,11 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
       if (f.contains("casesIfCalleesLeave")) // absent in older summaries
         fix.casesIfCalleesLeave = casesFrom(f.at("casesIfCalleesLeave"));
       fix.perThreadTarget = f.value("perThreadTarget", false);
+      fix.onlyParameterAfter = f.value("onlyParameterAfter", -1); // absent in older summaries
+      if (f.contains("onlyParameterAfterCalls"))
+        for (const json &c : f.at("onlyParameterAfterCalls"))
+          fix.onlyParameterAfterCalls.emplace_back(c.at("callee").get<std::string>(),
+                                                   c.at("parameter").get<int>());
       parsed.fixes.push_back(std::move(fix));
     }
     facts = std::move(parsed);

@@ -186,8 +186,18 @@ std::string ProgramOrdering::perThreadProblem(const std::string &fixFile,
 }
 
 int ProgramOrdering::onlyParameter(const std::string &usr) const {
-  auto found = functions_.find(usr);
-  return found == functions_.end() ? -1 : found->second->onlyParameter;
+  return onlyParameterThroughCalls(functions_, usr);
+}
+
+bool ProgramOrdering::onTarget(const std::vector<OrderedCall::CallOnParameter> &passedAlong,
+                               size_t position, const std::string &callee, int parameter) const {
+  if (parameter < 0)
+    return false;
+  for (const OrderedCall::CallOnParameter &along : passedAlong)
+    if (along.position == int(position) && along.parameter == parameter)
+      return allWorkOnParameter(functions_, callee, along.calleeParameter,
+                                after_ ? &*after_ : nullptr);
+  return false;
 }
 
 std::string ProgramOrdering::openReason(const std::string &usr) const {
@@ -221,9 +231,9 @@ unsigned ProgramOrdering::pending(const std::string &usr, bool narrow, int param
   return pendingOf(usr, narrow, parameter, why, visiting);
 }
 
-unsigned ProgramOrdering::next(const std::string &usr, std::string &why) {
+unsigned ProgramOrdering::next(const std::string &usr, int parameter, std::string &why) {
   std::set<std::string> visiting;
-  return nextOf(usr, why, visiting);
+  return nextOf(usr, parameter, why, visiting);
 }
 
 Blocking ProgramOrdering::parameterBlocking(const std::string &usr, int parameter,
@@ -280,7 +290,12 @@ unsigned ProgramOrdering::pendingOf(const std::string &usr, bool narrow, int par
         reason = "its call at " + shortPoint(call->site) + " (in '" + call->callerName +
                  "') follows work on the stream it passes as another argument";
       }
-    for (const std::string &earlier : call->pendingCalls) {
+    for (size_t position = 0; position < call->pendingCalls.size(); ++position) {
+      const std::string &earlier = call->pendingCalls[position];
+      // All its work is on the stream this call passes for the target:
+      // the moved work (or the narrowed wait) waits for it anyway.
+      if (onTarget(call->pendingCallsOnParameters, position, earlier, parameter))
+        continue;
       std::set<std::string> seen;
       unsigned left = leaves(earlier, narrow, seen);
       if (left > here) {
@@ -327,7 +342,7 @@ unsigned ProgramOrdering::pendingOf(const std::string &usr, bool narrow, int par
   return worst;
 }
 
-unsigned ProgramOrdering::nextOf(const std::string &usr, std::string &why,
+unsigned ProgramOrdering::nextOf(const std::string &usr, int parameter, std::string &why,
                                  std::set<std::string> &visiting) {
   if (isMain(usr))
     return NextWaits;
@@ -341,11 +356,23 @@ unsigned ProgramOrdering::nextOf(const std::string &usr, std::string &why,
   }
   unsigned worst = NextWaits;
   for (const OrderedCall *call : callsTo_[usr]) {
-    unsigned here = call->next;
+    // Where the target is the stream this call passes for `parameter`: the
+    // walk that counts work on that stream as after the moved work.
+    const OrderedCall::NextOnParameter *onParameter = nullptr;
+    for (const OrderedCall::NextOnParameter &variant : call->nextOnParameters)
+      if (parameter >= 0 && variant.parameter == parameter)
+        onParameter = &variant;
+    unsigned here = onParameter ? onParameter->level : call->next;
+    const std::string &nextWhat = onParameter ? onParameter->what : call->nextWhat;
+    const std::vector<std::string> &nextCalls = onParameter ? onParameter->calls : call->nextCalls;
+    bool reachesReturn = onParameter ? onParameter->reachesReturn : call->nextReachesReturn;
     std::string reason = "after its call at " + shortPoint(call->site) + " (in '" +
-                         call->callerName + "') comes " + call->nextWhat;
+                         call->callerName + "') comes " + nextWhat;
     bool decided = false;
-    for (const std::string &later : call->nextCalls) {
+    for (size_t position = 0; position < nextCalls.size(); ++position) {
+      const std::string &later = nextCalls[position];
+      if (onParameter && onTarget(onParameter->callsOnParameter, position, later, parameter))
+        continue; // all its work is on the moved work's stream, after it
       std::set<std::string> seen;
       auto [level, decides] = firstOf(later, seen);
       if (level > here) {
@@ -361,9 +388,14 @@ unsigned ProgramOrdering::nextOf(const std::string &usr, std::string &why,
         break;
       }
     }
-    if (call->nextReachesReturn && !decided) {
+    if (reachesReturn && !decided) {
       std::string downstream;
-      unsigned below = nextOf(call->caller, downstream, visiting);
+      auto passed = call->streams.find(parameter);
+      int upward =
+          passed != call->streams.end() && passed->second.kind == StreamSource::CallerParameter
+              ? passed->second.parameter
+              : -1;
+      unsigned below = nextOf(call->caller, upward, downstream, visiting);
       if (below > here) {
         here = below;
         reason = "'" + call->callerName + "' returns after calling it at " +

@@ -38,7 +38,8 @@ public:
   /// not one the units name. Empty: no main reaches it.
   std::optional<std::set<std::string>> programsRunning(const std::string &usr) const;
 
-  /// The stream parameter all of `usr`'s own work is on; -1 if none.
+  /// The stream parameter all of `usr`'s work is on, with its callees'
+  /// (onlyParameterThroughCalls); -1 if none.
   int onlyParameter(const std::string &usr) const;
 
   /// Why code outside the program may call `usr`; "" when only the
@@ -47,13 +48,19 @@ public:
 
   bool isMain(const std::string &usr) const;
 
+  /// The fix being judged, as it would leave its function (nullopt: none):
+  /// callers' calls of that function are judged with it applied.
+  void judgeWithFixApplied(std::optional<FunctionAfterFix> after) { after_ = std::move(after); }
+
   /// The most any caller has pending when it calls `usr`.
   /// `parameter`: the fix's target is this parameter of `usr` (-1: not a
   /// parameter): callers' pending work on the stream they pass there is
   /// waited for by the moved work or the narrowed wait.
   unsigned pending(const std::string &usr, bool narrow, int parameter, std::string &why);
-  /// The most any caller needs after `usr` returns.
-  unsigned next(const std::string &usr, std::string &why);
+  /// The most any caller needs after `usr` returns; `parameter` as for
+  /// `pending`: callers' later work on the stream they pass there runs
+  /// after the moved work.
+  unsigned next(const std::string &usr, int parameter, std::string &why);
   Blocking parameterBlocking(const std::string &usr, int parameter, std::string &why);
   /// Whether every call of `usr` passes the legacy stream (0, NULL,
   /// cudaStreamLegacy, an omitted default) for `parameter`, directly or
@@ -84,7 +91,14 @@ private:
   unsigned pendingOf(const std::string &usr, bool narrow, int parameter, std::string &why,
                      std::set<std::string> &visiting);
 
-  unsigned nextOf(const std::string &usr, std::string &why, std::set<std::string> &visiting);
+  unsigned nextOf(const std::string &usr, int parameter, std::string &why,
+                  std::set<std::string> &visiting);
+
+  /// The call at `position` of a caller's walk passes the target (the
+  /// stream given for `parameter`) to `callee`, which puts all its work
+  /// there (OrderedCall::CallOnParameter).
+  bool onTarget(const std::vector<OrderedCall::CallOnParameter> &passedAlong, size_t position,
+                const std::string &callee, int parameter) const;
 
   std::string nameOf(const std::string &usr) const;
 
@@ -118,6 +132,7 @@ private:
   std::set<std::string> startupCalls_;
   mutable std::map<std::string, std::optional<std::set<std::string>>> programs_; ///< programsRunning's
   mutable std::map<std::string, std::string> realPaths_;
+  std::optional<FunctionAfterFix> after_;
 };
 
 } // namespace streamlint::ordering

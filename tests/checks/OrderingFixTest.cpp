@@ -94,6 +94,7 @@ TEST_P(OrderingFix, MarkersMatchFindings) {
 INSTANTIATE_TEST_SUITE_P(
     Testdata, OrderingFix,
     ::testing::Values(std::make_pair("default-stream-ordering.cu", "default-stream"),
+                      std::make_pair("default-stream-one-stream.cu", "default-stream"),
                       std::make_pair("device-sync-ordering.cu", "device-sync"),
                       std::make_pair("device-sync-narrowing.cu", "device-sync"),
                       std::make_pair("library-default-stream-ordering.cu",

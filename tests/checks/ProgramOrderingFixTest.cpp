@@ -8,6 +8,7 @@
 // ordering facts' JSON form, through the TU summary, round-trips.
 #include "TestEnvironment.h"
 
+#include "analyzer/analysis/CalleeLeaves.h"
 #include "analyzer/analysis/OrderingSummary.h"
 
 #include <gtest/gtest.h>
@@ -370,7 +371,19 @@ TEST(OrderingFacts, JsonRoundTrips) {
   call.streams[1] = source;
   facts.calls.push_back(call);
   facts.calls.back().coveredCalls = {"c:@F@generate"};
+  facts.calls.back().pendingCalls = {"c:@F@layer"};
+  facts.calls.back().pendingCallsOnParameters.push_back({0, 2, 1});
+  ordering::OrderedCall::NextOnParameter variant;
+  variant.parameter = 1;
+  variant.level = ordering::NextWaits;
+  variant.reachesReturn = true;
+  variant.what = "the cudaMemcpy";
+  variant.calls = {"c:@F@layer"};
+  variant.callsOnParameter.push_back({0, 2, 1});
+  facts.calls.back().nextOnParameters.push_back(variant);
   facts.functions.push_back({"c:@F@run", "run", false, "it is virtual"});
+  facts.functions.back().onlyParameterIfCallees = 1;
+  facts.functions.back().onlyParameterCalls = {{"c:@F@layer", 2}, {"c:@F@log", -1}};
   facts.functions.back().leavesCoveredCalls.push_back("c:@F@generate");
   facts.functions.back().leavesBlockingOnly = true;
   facts.writes.push_back({"c:@g", source});
@@ -388,11 +401,15 @@ TEST(OrderingFacts, JsonRoundTrips) {
   one.brokenBy.assign(ordering::Levels * ordering::Levels, "why");
   one.waits.push_back(TextEdit{"/p/a.cu", 10, 0, "cudaStreamSynchronize(s);\n", {}, {}, "d"});
   fix.cases.push_back(one);
+  fix.onlyParameterAfter = 1;
+  fix.onlyParameterAfterCalls = {{"c:@F@layer", 2}};
   facts.fixes.push_back(fix);
+  fix.onlyParameterAfter = -1;
+  fix.onlyParameterAfterCalls.clear();
   fix.firstEdit.column = 30;
   fix.perThreadTarget = true;
   facts.fixes.push_back(fix);
-  facts.streamCreations.push_back("cudaStreamCreate at donn\xe9es.cu:12"); // Latin-1
+  facts.streamCreations.push_back("cudaStreamCreate at donn\xe9" "es.cu:12"); // Latin-1
   facts.hostThreads.push_back("pthread_create at main.cu:21");
 
   std::string text = ordering::toJsonText(facts);
@@ -409,6 +426,16 @@ TEST(OrderingFacts, JsonRoundTrips) {
   EXPECT_EQ(back.fixes[0].cases[0].blocking, ordering::Blocking::NonBlocking);
   ASSERT_EQ(back.fixes.size(), 2u);
   EXPECT_FALSE(back.fixes[0].perThreadTarget);
+  EXPECT_EQ(back.calls[0].pendingCallsOnParameters, facts.calls[0].pendingCallsOnParameters);
+  ASSERT_EQ(back.calls[0].nextOnParameters.size(), 1u);
+  EXPECT_EQ(back.calls[0].nextOnParameters[0].level, unsigned(ordering::NextWaits));
+  EXPECT_TRUE(back.calls[0].nextOnParameters[0].reachesReturn);
+  EXPECT_EQ(back.calls[0].nextOnParameters[0].callsOnParameter, variant.callsOnParameter);
+  EXPECT_EQ(back.functions[0].onlyParameterIfCallees, 1);
+  EXPECT_EQ(back.functions[0].onlyParameterCalls, facts.functions[0].onlyParameterCalls);
+  EXPECT_EQ(back.fixes[0].onlyParameterAfter, 1);
+  EXPECT_EQ(back.fixes[0].onlyParameterAfterCalls, facts.fixes[0].onlyParameterAfterCalls);
+  EXPECT_EQ(back.fixes[1].onlyParameterAfter, -1);
   EXPECT_TRUE(back.fixes[1].perThreadTarget);
   EXPECT_EQ(back.streamCreations, facts.streamCreations);
   EXPECT_EQ(back.hostThreads, facts.hostThreads);
@@ -416,6 +443,56 @@ TEST(OrderingFacts, JsonRoundTrips) {
   // A damaged part is an error that says so, not facts made up.
   EXPECT_FALSE(ordering::fromJsonText("{\"calls\": 3}", back, error));
   EXPECT_NE(error.find("malformed ordering facts"), std::string::npos) << error;
+}
+
+// Where a function's work is, through the functions it calls: each call
+// must put all its work on the parameter it is given, or have none.
+TEST(OnlyParameterThroughCalls, FollowsCallsAndFailsSafe) {
+  ordering::OrderingFacts facts;
+  auto add = [&](const std::string &name, int only, int ifCallees,
+                 std::vector<std::pair<std::string, int>> calls) {
+    ordering::OrderedFunction f;
+    f.usr = "c:@F@" + name;
+    f.name = name;
+    f.onlyParameter = only;
+    f.onlyParameterIfCallees = ifCallees;
+    f.onlyParameterCalls = std::move(calls);
+    facts.functions.push_back(std::move(f));
+  };
+  add("launch", 2, -1, {});                               // all on its parameter 2
+  add("quiet", ordering::NoDeviceWork, -1, {});           // no device work
+  add("layer", -1, 1, {{"c:@F@launch", 2}, {"c:@F@quiet", -1}});
+  add("wrong", -1, 1, {{"c:@F@launch", 0}});              // passes it where launch does not work
+  add("legacy", -1, 0, {{"c:@F@launch", -1}});            // launch's work on another stream
+  add("undefined", -1, 0, {{"c:@F@elsewhere", 0}});       // a callee the program does not define
+  add("ping", -1, 0, {{"c:@F@pong", 0}});                 // recursion
+  add("pong", -1, 0, {{"c:@F@ping", 0}});
+  add("block", -1, 3, {{"c:@F@layer", 1}});               // two levels down
+  ordering::FunctionsByUsr all, reliable;
+  ordering::functionsByUsr(facts, all, reliable);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@launch"), 2);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@layer"), 1);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@block"), 3);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@wrong"), -1);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@legacy"), -1);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@undefined"), -1);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@ping"), -1);
+  EXPECT_TRUE(ordering::allWorkOnParameter(reliable, "c:@F@quiet", -1));
+  EXPECT_TRUE(ordering::allWorkOnParameter(reliable, "c:@F@layer", 1));
+  EXPECT_FALSE(ordering::allWorkOnParameter(reliable, "c:@F@layer", 0));
+  EXPECT_FALSE(ordering::allWorkOnParameter(reliable, "c:@F@layer", -1));
+
+  // A fix being judged changes its own function: with the move applied,
+  // 'legacy' puts all its work on parameter 0, and so does 'block2'.
+  add("block2", -1, 0, {{"c:@F@legacy", 0}});
+  ordering::functionsByUsr(facts, all, reliable);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@block2"), -1);
+  ordering::FunctionAfterFix after{"c:@F@legacy", 0, {{"c:@F@launch", -1}}};
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@block2", &after), -1)
+      << "launch's work is on a stream 'legacy' does not pass it";
+  after.calls = {{"c:@F@launch", 2}};
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@block2", &after), 0);
+  EXPECT_EQ(ordering::onlyParameterThroughCalls(reliable, "c:@F@block2"), -1);
 }
 
 } // namespace
