@@ -2,6 +2,7 @@
 // whole-program ordering facts record at each call and return.
 #include "analyzer/analysis/CallerWalk.h"
 #include "analyzer/analysis/OrderingSummary.h"
+#include "analyzer/analysis/AnalysisScope.h"
 #include "analyzer/analysis/SingleRunLoop.h"
 #include "analyzer/analysis/StreamResolution.h"
 #include "analyzer/analysis/StreamSources.h"
@@ -385,8 +386,11 @@ std::vector<std::string> userCallKeys(const std::vector<StreamOperation> &ops) {
     if (op.effect == OperationEffect::Opaque && llvm::StringRef(op.what).starts_with("call of '"))
       if (const auto *call = llvm::dyn_cast<clang::CallExpr>(op.node))
         if (const clang::FunctionDecl *callee = call->getDirectCallee())
-          if (!llvm::isa<clang::CXXMethodDecl>(callee) ||
-              !llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual())
+          if ((!llvm::isa<clang::CXXMethodDecl>(callee) ||
+               !llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual()) &&
+              // A library function handed code of the program
+              // (std::for_each(..., lambda)) is not the program's.
+              !isLibraryFunction(*callee, callee->getASTContext().getSourceManager()))
             key = orderingKey(*callee);
     keys.push_back(std::move(key));
   }

@@ -417,9 +417,15 @@ std::string ProgramOrdering::nameOf(const std::string &usr) const {
 
 unsigned ProgramOrdering::leaves(const std::string &usr, bool narrow,
                                  std::set<std::string> &seen) const {
+  // `seen` is the walk's stack: a function met again on it is recursion
+  // (not known: OtherPending); one met again after it returned (called
+  // twice, or listed by both walks) has the same answer, memoized.
   auto found = functions_.find(usr);
-  if (found == functions_.end() || !seen.insert(usr).second)
+  if (found == functions_.end() || seen.count(usr))
     return OtherPending;
+  if (auto known = leavesMemo_.find({usr, narrow}); known != leavesMemo_.end())
+    return known->second;
+  seen.insert(usr);
   const OrderedFunction &f = *found->second;
   unsigned level = narrow ? f.leavesNarrow : f.leavesMove;
   for (const std::string &callee : f.leavesCalls)
@@ -430,6 +436,8 @@ unsigned ProgramOrdering::leaves(const std::string &usr, bool narrow,
       if (!blockingOnly(callee, visiting))
         level = OtherPending;
     }
+  seen.erase(usr);
+  leavesMemo_[{usr, narrow}] = level;
   return level;
 }
 
@@ -439,18 +447,26 @@ bool ProgramOrdering::blockingOnly(const std::string &usr, std::set<std::string>
 
 std::pair<unsigned, bool> ProgramOrdering::firstOf(const std::string &usr,
                                                    std::set<std::string> &seen) const {
+  // `seen` is the walk's stack, as for `leaves`.
   auto found = functions_.find(usr);
-  if (found == functions_.end() || !seen.insert(usr).second)
+  if (found == functions_.end() || seen.count(usr))
     return {NextDepends, true};
+  if (auto known = firstMemo_.find(usr); known != firstMemo_.end())
+    return known->second;
+  seen.insert(usr);
   const OrderedFunction &f = *found->second;
-  unsigned level = f.first;
+  std::pair<unsigned, bool> result{f.first, f.firstDecides};
   for (const std::string &callee : f.firstCalls) {
     auto [inner, decides] = firstOf(callee, seen);
-    level = std::max(level, inner);
-    if (decides)
-      return {level, true};
+    result.first = std::max(result.first, inner);
+    if (decides) {
+      result.second = true;
+      break;
+    }
   }
-  return {level, f.firstDecides};
+  seen.erase(usr);
+  firstMemo_[usr] = result;
+  return result;
 }
 
 Blocking ProgramOrdering::sourceBlocking(const StreamSource &source, const OrderedCall *call,

@@ -133,6 +133,8 @@ private:
   mutable std::map<std::string, std::optional<std::set<std::string>>> programs_; ///< programsRunning's
   mutable std::map<std::string, std::string> realPaths_;
   std::optional<FunctionAfterFix> after_;
+  mutable std::map<std::pair<std::string, bool>, unsigned> leavesMemo_; ///< leaves', by narrow
+  mutable std::map<std::string, std::pair<unsigned, bool>> firstMemo_;  ///< firstOf's
 };
 
 } // namespace streamlint::ordering

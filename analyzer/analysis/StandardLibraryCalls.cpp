@@ -188,6 +188,17 @@ bool namesStandardFunction(const clang::Expr &argument, const clang::SourceManag
   return true;
 }
 
+namespace {
+/// `nullptr`, `NULL` (`__null`, `((void *)0)`) or `0`.
+bool isNullConstant(const clang::Expr &argument) {
+  const clang::Expr *bare = argument.IgnoreParenCasts();
+  if (llvm::isa<clang::CXXNullPtrLiteralExpr>(bare) || llvm::isa<clang::GNUNullExpr>(bare))
+    return true;
+  const auto *literal = llvm::dyn_cast<clang::IntegerLiteral>(bare);
+  return literal && literal->getValue() == 0;
+}
+} // namespace
+
 std::vector<const clang::FunctionDecl *>
 programCallables(const clang::CallExpr &call, const clang::SourceManager &sources,
                  bool &unresolved) {
@@ -198,8 +209,8 @@ programCallables(const clang::CallExpr &call, const clang::SourceManager &source
       type = type->getPointeeType().getCanonicalType();
     const clang::Expr *bare = argument->IgnoreParenImpCasts();
     if (type->isFunctionType() || type->isMemberPointerType()) {
-      if (namesStandardFunction(*argument, sources))
-        continue;
+      if (namesStandardFunction(*argument, sources) || isNullConstant(*argument))
+        continue; // glob(pattern, 0, NULL, &found): no function given
       if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(bare))
         if (unary->getOpcode() == clang::UO_AddrOf)
           bare = unary->getSubExpr()->IgnoreParenImpCasts();

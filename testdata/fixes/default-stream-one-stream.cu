@@ -46,6 +46,16 @@ void update(float *d, cudaStream_t stream) {
   layer(d, stream);
 }
 
+// Clears on the legacy stream, twice: it leaves legacy-stream work
+// pending, which a blocking target waits for. (A callee met twice on the
+// way is not recursion: before 2026-11-29 the second meeting counted as
+// "may leave anything", and refused backward's move below.)
+void clear(float *d) { cudaMemset(d, 0, 256); }
+void clearTwice(float *d) {
+  clear(d);
+  clear(d);
+}
+
 int main() {
   float *d, h[64];
   cudaMalloc(&d, 256);
@@ -53,6 +63,7 @@ int main() {
   cudaStream_t stream, side;
   cudaStreamCreate(&stream);
   cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+  clearTwice(d);
   for (int step = 0; step < 10; ++step) {
     forward(d, stream);
     backward(d, stream);

@@ -44,6 +44,14 @@ const Case Cases[] = {
     {"StdLessIsLibraryCode", "std::sort(pinned, pinned + 4, std::less<float>());", true, true,
      false},
     {"QsortComparator", "qsort(pinned, 4, sizeof(float), compare);", true, false, true},
+    // A null function pointer hands the callee no code (llm.c's
+    // glob(pattern, 0, NULL, &found)). POSIX's glob is not the C or C++
+    // standard library's, but a system header's all the same.
+    {"GlobWithoutErrorFunction", "glob_t found; glob(text, 0, NULL, &found);", false, false,
+     false},
+    {"GlobWithNullptr", "glob_t found; glob(text, 0, nullptr, &found);", false, false, false},
+    {"GlobWithErrorFunction", "glob_t found; glob(text, 0, onError, &found);", false, false,
+     true},
     {"ProgramTypeInTemplate", "std::sort(points.begin(), points.end());", true, false, false},
     {"ProgramFunction", "visit(1.0f);", false, false, false},
     {"CudaRuntime", "cudaDeviceSynchronize();", false, false, false},
@@ -58,6 +66,8 @@ std::unique_ptr<clang::ASTUnit> parse(const std::string &statement) {
                      "#include <algorithm>\n#include <chrono>\n#include <cmath>\n"
                      "#include <cstdlib>\n#include <cstring>\n#include <functional>\n"
                      "#include <iostream>\n#include <string>\n#include <vector>\n"
+                     "#include <glob.h>\n"
+                     "int onError(const char *, int);\n"
                      "struct Point { float x; bool operator<(const Point &o) const; };\n"
                      "void visit(float);\n"
                      "struct Visitor { void operator()(float) const; };\n"
