@@ -210,21 +210,9 @@ public:
           facts.nextReachesReturn = after.reachesEnd;
           facts.nextWhat = after.what;
           facts.nextCalls = after.calls;
-          for (const auto &[variable, parameter] : passed) {
-            CallerWalk::Result on = walk.next(i + 1, variable);
-            if (on.level == after.level && on.reachesEnd == after.reachesEnd &&
-                on.calls == after.calls && on.callsOnParameters.empty())
-              continue;
-            OrderedCall::NextOnParameter variant;
-            variant.parameter = parameter;
-            variant.level = on.level;
-            variant.reachesReturn = on.reachesEnd;
-            variant.what = on.what;
-            variant.calls = on.calls;
-            variant.callsOnParameter = on.callsOnParameters;
-            named.insert(on.calls.begin(), on.calls.end());
-            facts.nextOnParameters.push_back(std::move(variant));
-          }
+          facts.nextOnParameters = walk.nextOnParameters(i + 1, after);
+          for (const OrderedCall::NextOnParameter &variant : facts.nextOnParameters)
+            named.insert(variant.calls.begin(), variant.calls.end());
           facts.coveredCalls = narrow.coveredCalls;
           // On another device the legacy stream waits for none of the
           // callee's work: a caller that selects devices covers nothing.

@@ -85,6 +85,26 @@ CallerWalk::Result CallerWalk::next(size_t from, const clang::Decl *target) cons
   return result;
 }
 
+std::vector<OrderedCall::NextOnParameter> CallerWalk::nextOnParameters(size_t from,
+                                                                      const Result &general) const {
+  std::vector<OrderedCall::NextOnParameter> variants;
+  for (const auto &[variable, parameter] : passed_) {
+    Result on = next(from, variable);
+    if (on.level == general.level && on.reachesEnd == general.reachesEnd &&
+        on.calls == general.calls && on.callsOnParameters.empty())
+      continue;
+    OrderedCall::NextOnParameter variant;
+    variant.parameter = parameter;
+    variant.level = on.level;
+    variant.reachesReturn = on.reachesEnd;
+    variant.what = on.what;
+    variant.calls = on.calls;
+    variant.callsOnParameter = on.callsOnParameters;
+    variants.push_back(std::move(variant));
+  }
+  return variants;
+}
+
 void CallerWalk::merge(Result &into, Result other) {
   if (other.level > into.level) {
     into.level = other.level;

@@ -58,6 +58,10 @@ public:
   /// call passes: work on it, and a wait for it, count as on the moved
   /// work's stream (OrderedCall::NextOnParameter).
   Result next(size_t from, const clang::Decl *target) const;
+  /// OrderedCall::nextOnParameters: for each stream variable the call
+  /// passes, next(from, it), where that differs from `general` (next(from)).
+  std::vector<ordering::OrderedCall::NextOnParameter>
+  nextOnParameters(size_t from, const Result &general) const;
 
 private:
   static void merge(Result &into, Result other);
