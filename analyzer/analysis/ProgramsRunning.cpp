@@ -153,8 +153,18 @@ std::string ProgramOrdering::perThreadProblem(const std::string &fixFile,
     }
     std::sort(threads.begin(), threads.end());
   }
+  // Several programs, and neither the calls nor main's file place the
+  // function: any of them may run it, and the sentence says so rather than
+  // "the program" (a reader looks for the thread in the fix's own program).
+  std::string program = "the program";
+  if (mainFiles_.size() > 1 && !mainFiles_.count(file) && !isMain(function)) {
+    std::string why = openReason(function);
+    program = "'" + nameOf(function) + "' may run in any program of the compile database (" +
+              (why.empty() ? "a function that calls it may be called from outside it" : why) +
+              "), and one of them";
+  }
   if (!threads.empty())
-    return "the program starts host threads (" + threads.front() +
+    return program + " starts host threads (" + threads.front() +
            "): each has its own per-thread default stream, where the legacy stream "
            "ordered all of their work";
   if (creations.empty())

@@ -125,6 +125,25 @@ TEST(ProgramsRunning, AThreadAnyProgramMayStartCountsForEvery) {
   EXPECT_EQ(program.programsRunning("c:@F@uncalled"), std::nullopt);
 }
 
+// A function the calls cannot place, in a file without main: the refusal
+// says that any program may run it and one of them starts threads, not
+// "the program starts host threads" (cuda-samples' whole database named
+// cudaOpenMP's thread for 155 moves of other samples' kernel files).
+TEST(ProgramsRunning, AFunctionAnyProgramMayRunSaysWhy) {
+  OrderingFacts facts = twoPrograms("c:@F@spawn");
+  facts.functions.push_back(function("c:@F@uncalled", "/p/kernels.cu"));
+  facts.normalize();
+  ProgramOrdering program(facts);
+  EXPECT_EQ(program.perThreadProblem("/p/kernels.cu", "c:@F@uncalled"),
+            "'uncalled' may run in any program of the compile database (no call of it is in "
+            "the analyzed program), and one of them starts host threads (std::thread at "
+            "workers.cu:9): each has its own per-thread default stream, where the legacy "
+            "stream ordered all of their work");
+  // A program's own code keeps "the program".
+  EXPECT_EQ(program.perThreadProblem("/p/b.cu", kMain).rfind("the program starts host threads", 0),
+            0u);
+}
+
 TEST(ProgramsRunning, AProgramCreatingNoStreamKeepsTheDesignDecision) {
   OrderingFacts facts;
   OrderingFacts a;
