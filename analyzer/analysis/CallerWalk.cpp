@@ -41,6 +41,7 @@ CallerWalk::CallerWalk(const FunctionOperations &ops, size_t at,
   const StreamOperation &call = ops_[at];
   if (!call.loops.empty()) {
     const clang::Stmt *outer = call.loops.back();
+    outerLoop_ = outer;
     for (size_t i = 0; i < ops_.size(); ++i)
       if (llvm::is_contained(ops_[i].loops, outer)) {
         lo_ = lo_ ? lo_ : i;
@@ -53,14 +54,14 @@ CallerWalk::Result CallerWalk::pending(bool narrow) const {
   std::vector<size_t> back;
   for (size_t i = at_; i > 0; --i)
     back.push_back(i - 1);
-  Result result = walkBack(back, narrow);
+  Result result = walkBack(back, narrow, /*wrapped=*/false);
   if (lo_) {
     std::vector<size_t> previous;
     for (size_t i = at_; i > *lo_; --i)
       previous.push_back(i - 1);
     for (size_t i = hi_ + 1; i > at_; --i)
       previous.push_back(i - 1);
-    merge(result, walkBack(previous, narrow));
+    merge(result, walkBack(previous, narrow, /*wrapped=*/true));
   }
   return result;
 }
@@ -78,7 +79,8 @@ CallerWalk::Result CallerWalk::next(size_t from, const clang::Decl *target) cons
       again.push_back(i);
     for (size_t i = *lo_; i <= at_; ++i)
       again.push_back(i);
-    Result round = walkForward(again, target);
+    // Round the loop, the variable must name the same stream again.
+    Result round = walkForward(again, target && sameEveryIteration(target) ? target : nullptr);
     round.reachesEnd = false;
     merge(result, round);
   }
@@ -130,7 +132,8 @@ bool CallerWalk::unconditional(const StreamOperation &op) const {
   });
 }
 
-CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool narrow) const {
+CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool narrow,
+                                         bool wrapped) const {
   Result result;
   std::vector<OrderingStream> waited;
   bool legacyDone = false; // a later legacy copy to the host covered blocking work
@@ -198,7 +201,8 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
         break;
       if (!narrow && !legacy && op.blocking == StreamBlocking::NonBlocking)
         break; // the legacy stream never waited for it
-      if (op.stream.kind == OrderingStream::Variable) {
+      if (op.stream.kind == OrderingStream::Variable &&
+          (!wrapped || sameEveryIteration(op.stream.variable))) {
         auto passed = passed_.find(op.stream.variable);
         if (passed != passed_.end()) {
           result.onParameters.push_back(passed->second);
@@ -217,7 +221,8 @@ CallerWalk::Result CallerWalk::walkBack(const std::vector<size_t> &path, bool na
     }
     case OperationEffect::Opaque:
       if (!userCalls_[index].empty() && !legacyDone) {
-        if (std::optional<ordering::OrderedCall::CallOnParameter> passed = passedAlong(index)) {
+        if (std::optional<ordering::OrderedCall::CallOnParameter> passed =
+                passedAlong(index, nullptr, wrapped)) {
           passed->position = int(result.calls.size());
           result.callsOnParameters.push_back(*passed);
         }
@@ -284,7 +289,7 @@ CallerWalk::Result CallerWalk::walkForward(const std::vector<size_t> &path,
       if (!userCalls_[index].empty()) {
         if (target)
           if (std::optional<ordering::OrderedCall::CallOnParameter> passed =
-                  passedAlong(index, target)) {
+                  passedAlong(index, target, /*wrapped=*/false)) {
             passed->position = int(result.calls.size());
             result.callsOnParameters.push_back(*passed);
           }
@@ -322,11 +327,12 @@ std::vector<const clang::Expr *> argumentsByParameter(const StreamOperation &op)
 } // namespace
 
 std::optional<ordering::OrderedCall::CallOnParameter>
-CallerWalk::passedAlong(size_t index, const clang::Decl *target) const {
+CallerWalk::passedAlong(size_t index, const clang::Decl *target, bool wrapped) const {
   std::vector<const clang::Expr *> arguments = argumentsByParameter(ops_[index]);
   for (size_t i = 0; i < arguments.size(); ++i) {
     const clang::Decl *variable = namedVariable(arguments[i]);
-    if (!variable || (target && variable != target))
+    if (!variable || (target && variable != target) ||
+        (wrapped && !sameEveryIteration(variable)))
       continue;
     auto passed = passed_.find(variable);
     if (passed == passed_.end())
@@ -340,6 +346,37 @@ CallerWalk::passedAlong(size_t index, const clang::Decl *target) const {
 }
 
 namespace {
+
+/// `variable` is declared, assigned, or has its address or a non-const
+/// reference to it taken, in `scope`.
+bool writtenIn(const clang::Stmt &scope, const clang::Decl *variable) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::Decl *variable;
+    bool found = false;
+    bool names(const clang::Expr *expr) const {
+      const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
+      return ref && ref->getDecl()->getCanonicalDecl() == variable;
+    }
+    bool VisitBinaryOperator(clang::BinaryOperator *op) {
+      found = found || (op->isAssignmentOp() && names(op->getLHS()));
+      return !found;
+    }
+    bool VisitUnaryOperator(clang::UnaryOperator *op) {
+      found = found || (op->getOpcode() == clang::UO_AddrOf && names(op->getSubExpr()));
+      return !found;
+    }
+    bool VisitVarDecl(clang::VarDecl *var) {
+      found = found || var->getCanonicalDecl() == variable ||
+              (var->getType()->isReferenceType() && var->getInit() &&
+               !var->getType().getNonReferenceType().isConstQualified() &&
+               names(var->getInit()));
+      return !found;
+    }
+  } finder;
+  finder.variable = variable;
+  finder.TraverseStmt(const_cast<clang::Stmt *>(&scope));
+  return finder.found;
+}
 
 /// `parameter` is assigned, or its address or a reference to it taken, in
 /// `function`: its work may be on another stream than the caller passed.
@@ -373,6 +410,10 @@ bool reassigned(const clang::FunctionDecl &function, const clang::ParmVarDecl &p
 }
 
 } // namespace
+
+bool CallerWalk::sameEveryIteration(const clang::Decl *variable) const {
+  return !outerLoop_ || !writtenIn(*outerLoop_, variable);
+}
 
 int onlyStreamParameter(const clang::FunctionDecl &function,
                         const std::vector<StreamOperation> &ops) {

@@ -69,13 +69,18 @@ private:
   /// The loop whose every iteration runs `wait` (a wait for the device),
   /// when the walk started outside of it; null otherwise.
   const clang::Stmt *everyIterationWaits(const StreamOperation &wait) const;
-  Result walkBack(const std::vector<size_t> &path, bool narrow) const;
+  /// `wrapped`: the path goes round the loop, into the call's previous
+  /// (or next) iteration.
+  Result walkBack(const std::vector<size_t> &path, bool narrow, bool wrapped) const;
   Result walkForward(const std::vector<size_t> &path, const clang::Decl *target) const;
   /// The parameter of the user function operation `index` calls that gets
   /// a stream variable the walked call passes, and the parameter it is
   /// passed for there; nullopt when none does. Only `target` when set.
   std::optional<ordering::OrderedCall::CallOnParameter>
-  passedAlong(size_t index, const clang::Decl *target = nullptr) const;
+  passedAlong(size_t index, const clang::Decl *target, bool wrapped) const;
+  /// Whether `variable` names one stream in every iteration of the loop
+  /// the walks go round: it is neither declared nor written in it.
+  bool sameEveryIteration(const clang::Decl *variable) const;
 
   const std::vector<StreamOperation> &ops_;
   const clang::FunctionDecl *function_ = nullptr;
@@ -84,6 +89,7 @@ private:
   std::map<const clang::Decl *, int> passed_; ///< stream variable -> parameter it is passed for
   std::optional<size_t> lo_;
   size_t hi_ = 0;
+  const clang::Stmt *outerLoop_ = nullptr; ///< the outermost loop around the call
 };
 
 /// The parameter every enqueue and stream wait of `ops` (the operations of

@@ -46,6 +46,14 @@ void update(float *d, cudaStream_t stream) {
   layer(d, stream);
 }
 
+// Called in a loop whose every iteration creates its own stream: the
+// previous iteration's `layer` got the same variable, but another stream,
+// which the moved launch would no longer wait for.
+void perStream(float *d, cudaStream_t stream) {
+  layer(d, stream);
+  shift<<<1, 64>>>(d, 3.0f); // not applied: follows a call of 'layer', which returns with work still pending
+}
+
 // Clears on the legacy stream, twice: it leaves legacy-stream work
 // pending, which a blocking target waits for. (A callee met twice on the
 // way is not recursion: before 2026-11-29 the second meeting counted as
@@ -74,6 +82,14 @@ int main() {
     logStats(d, stream, side);
     update(d, stream);
   }
+  cudaDeviceSynchronize();
+  for (int i = 0; i < 10; ++i) {
+    cudaStream_t own;
+    cudaStreamCreate(&own);
+    perStream(d, own);
+    layer(d, own);
+  }
+  cudaDeviceSynchronize();
   cudaMemcpyAsync(h, d, 256, cudaMemcpyDeviceToHost, stream);
   cudaStreamSynchronize(stream);
   cudaStreamDestroy(side);
