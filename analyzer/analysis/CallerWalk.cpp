@@ -381,32 +381,7 @@ bool writtenIn(const clang::Stmt &scope, const clang::Decl *variable) {
 /// `parameter` is assigned, or its address or a reference to it taken, in
 /// `function`: its work may be on another stream than the caller passed.
 bool reassigned(const clang::FunctionDecl &function, const clang::ParmVarDecl &parameter) {
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::ParmVarDecl *parameter;
-    bool found = false;
-    bool names(const clang::Expr *expr) const {
-      const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
-      return ref && ref->getDecl() == parameter;
-    }
-    bool VisitBinaryOperator(clang::BinaryOperator *op) {
-      found = found || (op->isAssignmentOp() && names(op->getLHS()));
-      return !found;
-    }
-    bool VisitUnaryOperator(clang::UnaryOperator *op) {
-      found = found || (op->getOpcode() == clang::UO_AddrOf && names(op->getSubExpr()));
-      return !found;
-    }
-    bool VisitVarDecl(clang::VarDecl *var) {
-      found = found || (var->getType()->isReferenceType() && var->getInit() &&
-                        !var->getType().getNonReferenceType().isConstQualified() &&
-                        names(var->getInit()));
-      return !found;
-    }
-  } finder;
-  finder.parameter = &parameter;
-  if (function.hasBody())
-    finder.TraverseStmt(function.getBody());
-  return finder.found;
+  return function.hasBody() && writtenIn(*function.getBody(), &parameter);
 }
 
 } // namespace
