@@ -439,12 +439,17 @@ int onlyStreamParameterIfCallees(const clang::FunctionDecl &function,
                                  std::vector<std::pair<std::string, int>> &calls) {
   calls.clear();
   int only = ordering::NoDeviceWork;
+  std::map<const clang::ParmVarDecl *, bool> written; // reassigned(), once per parameter
   // The parameter `op`'s work, or the stream it passes along, is on.
   auto settle = [&](const clang::ParmVarDecl *parameter) {
     const auto *owner =
         parameter ? llvm::dyn_cast<clang::FunctionDecl>(parameter->getDeclContext()) : nullptr;
-    if (!owner || owner->getCanonicalDecl() != function.getCanonicalDecl() ||
-        reassigned(function, *parameter))
+    if (!owner || owner->getCanonicalDecl() != function.getCanonicalDecl())
+      return false;
+    auto [known, inserted] = written.try_emplace(parameter, false);
+    if (inserted)
+      known->second = reassigned(function, *parameter);
+    if (known->second)
       return false;
     int index = int(parameter->getFunctionScopeIndex());
     if (only != ordering::NoDeviceWork && only != index)

@@ -57,6 +57,8 @@ judgeCases(ConditionalFix &conditional, const std::vector<std::optional<Blocking
         assumption.next = conditional.narrow ? unsigned(NextDepends) : next;
         if (assumed)
           assumption.target = fromBlocking(*assumed);
+        assumption.describeFunctionAfter = conditional.onlyParameterAfter == -1 && judged.empty() &&
+                                           pending == 0 && next == 0;
         OrderingVerdict verdict = judge(assumption);
         if (verdict.onlyParameterAfter != -1 && conditional.onlyParameterAfter == -1) {
           conditional.onlyParameterAfter = verdict.onlyParameterAfter;

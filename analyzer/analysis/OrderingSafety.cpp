@@ -136,7 +136,7 @@ OrderingVerdict checkMove(llvm::ArrayRef<MovedCall> group, const clang::VarDecl 
     return notFound();
   OrderingVerdict verdict =
       judgeMoves(ops, group, *members, target, *function, context, perThreadBuild, assume);
-  if (target && llvm::isa<clang::ParmVarDecl>(target))
+  if (assume.describeFunctionAfter && target && llvm::isa<clang::ParmVarDecl>(target))
     verdict.onlyParameterAfter =
         onlyStreamParameterIfCallees(*function, ops.operations, userCallKeys(ops.operations),
                                      verdict.onlyParameterAfterCalls);

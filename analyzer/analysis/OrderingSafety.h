@@ -65,6 +65,10 @@ struct OrderingAssumption {
   /// as a CalleeNeed for the whole program to check), not as "may do
   /// anything". Set with calleesOnTarget.
   bool calleesLeave = false;
+  /// Also say where the function's work is once the move is applied
+  /// (OrderingVerdict::onlyParameterAfter): the same under every
+  /// assumption, so asked of one judgement only.
+  bool describeFunctionAfter = false;
 };
 
 /// One call a fix moves off the legacy default stream: a launch or

@@ -35,7 +35,7 @@ ProgramOrdering::ProgramOrdering(const OrderingFacts &facts) {
 }
 
 int ProgramOrdering::onlyParameter(const std::string &usr) const {
-  return onlyParameterThroughCalls(functions_, usr);
+  return onlyParameterThroughCalls(functions_, usr, after_ ? &*after_ : nullptr);
 }
 
 bool ProgramOrdering::onTarget(const std::vector<OrderedCall::CallOnParameter> &passedAlong,

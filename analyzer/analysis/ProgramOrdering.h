@@ -39,7 +39,7 @@ public:
   std::optional<std::set<std::string>> programsRunning(const std::string &usr) const;
 
   /// The stream parameter all of `usr`'s work is on, with its callees'
-  /// (onlyParameterThroughCalls); -1 if none.
+  /// (onlyParameterThroughCalls), the fix being judged applied; -1 if none.
   int onlyParameter(const std::string &usr) const;
 
   /// Why code outside the program may call `usr`; "" when only the

@@ -12,6 +12,19 @@
 
 namespace streamlint::ordering {
 
+namespace {
+
+/// The per-thread judgement's two refusals.
+std::string startsThreads(const std::string &who, const std::string &where) {
+  return who + " starts host threads (" + where +
+         "): each has its own per-thread default stream, where the legacy stream "
+         "ordered all of their work";
+}
+const char *const NoStreamCreated = "the program creates no stream: all of its work is on the "
+                                    "legacy stream, and moving it off is a design decision";
+
+} // namespace
+
 std::string ProgramOrdering::realPath(const std::string &path) const {
   auto [found, inserted] = realPaths_.try_emplace(path, path);
   llvm::SmallString<256> real;
@@ -89,9 +102,7 @@ std::string ProgramOrdering::problemInPrograms(const std::set<std::string> &prog
           !running || runs(running))
         threads.push_back(thread.what);
   if (!threads.empty())
-    return "the program starts host threads (" + *std::min_element(threads.begin(), threads.end()) +
-           "): each has its own per-thread default stream, where the legacy stream "
-           "ordered all of their work";
+    return startsThreads("the program", *std::min_element(threads.begin(), threads.end()));
   for (const std::string &program : programs) {
     // Streams created in its main's TUs, or in functions only known
     // programs run. Not counted: a creation any program may run, and one
@@ -110,8 +121,7 @@ std::string ProgramOrdering::problemInPrograms(const std::set<std::string> &prog
       }
     }
     if (!creates)
-      return "the program creates no stream: all of its work is on the legacy stream, "
-             "and moving it off is a design decision";
+      return NoStreamCreated;
   }
   return "";
 }
@@ -164,12 +174,9 @@ std::string ProgramOrdering::perThreadProblem(const std::string &fixFile,
               "), and one of them";
   }
   if (!threads.empty())
-    return program + " starts host threads (" + threads.front() +
-           "): each has its own per-thread default stream, where the legacy stream "
-           "ordered all of their work";
+    return startsThreads(program, threads.front());
   if (creations.empty())
-    return "the program creates no stream: all of its work is on the legacy stream, "
-           "and moving it off is a design decision";
+    return NoStreamCreated;
   return "";
 }
 

@@ -188,28 +188,23 @@ bool namesStandardFunction(const clang::Expr &argument, const clang::SourceManag
   return true;
 }
 
-namespace {
-/// `nullptr`, `NULL` (`__null`, `((void *)0)`) or `0`.
-bool isNullConstant(const clang::Expr &argument) {
-  const clang::Expr *bare = argument.IgnoreParenCasts();
-  if (llvm::isa<clang::CXXNullPtrLiteralExpr>(bare) || llvm::isa<clang::GNUNullExpr>(bare))
-    return true;
-  const auto *literal = llvm::dyn_cast<clang::IntegerLiteral>(bare);
-  return literal && literal->getValue() == 0;
-}
-} // namespace
-
 std::vector<const clang::FunctionDecl *>
 programCallables(const clang::CallExpr &call, const clang::SourceManager &sources,
                  bool &unresolved) {
   std::vector<const clang::FunctionDecl *> callables;
+  const clang::FunctionDecl *callee = call.getDirectCallee();
+  // `nullptr`, `NULL`, `0` for a function pointer: no code handed over.
+  auto isNull = [&](const clang::Expr &argument) {
+    return callee && argument.isNullPointerConstant(callee->getASTContext(),
+                                                    clang::Expr::NPC_ValueDependentIsNotNull);
+  };
   for (const clang::Expr *argument : argumentsWithObject(call)) {
     clang::QualType type = argument->getType().getNonReferenceType().getCanonicalType();
     if (type->isPointerType())
       type = type->getPointeeType().getCanonicalType();
     const clang::Expr *bare = argument->IgnoreParenImpCasts();
     if (type->isFunctionType() || type->isMemberPointerType()) {
-      if (namesStandardFunction(*argument, sources) || isNullConstant(*argument))
+      if (namesStandardFunction(*argument, sources) || isNull(*argument))
         continue; // glob(pattern, 0, NULL, &found): no function given
       if (const auto *unary = llvm::dyn_cast<clang::UnaryOperator>(bare))
         if (unary->getOpcode() == clang::UO_AddrOf)
