@@ -4,6 +4,7 @@
 #include "analyzer/driver/Analyzer.h"
 
 #include "analyzer/driver/NamedFiles.h"
+#include "analyzer/driver/PrefixCost.h"
 #include "analyzer/driver/Progress.h"
 #include "analyzer/driver/ThirdPartyHeaders.h"
 #include "analyzer/driver/UnitAnalysis.h"
@@ -126,6 +127,8 @@ void analyzeUnits(const std::vector<PlannedUnit> &units, size_t first,
       llvm::sys::path::append(costs, "preamble-costs");
     }
     sharedPrefixes = sharedPrefixesOf(units, options, std::string(costs));
+    if (!costs.empty())
+      evictPrefixCosts(std::string(costs), kPrefixCostFilesKept);
   }
   unsigned jobs = options.jobs ? options.jobs
                                : std::max(1u, std::thread::hardware_concurrency());

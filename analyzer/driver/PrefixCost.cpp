@@ -18,7 +18,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <algorithm>
 #include <map>
+
+#include <utime.h>
 
 namespace streamlint {
 namespace {
@@ -142,8 +145,10 @@ std::vector<double> storedPrefixTokenCounts(const ClangInvocation &invocation,
         break;
       counts.push_back(static_cast<double>(count));
     }
-    if (counts.size() == run.size())
+    if (counts.size() == run.size()) {
+      ::utime(path.c_str(), nullptr); // recently used: evicted last
       return counts;
+    }
   }
   std::vector<double> counts = prefixTokenCounts(invocation, run);
   if (counts.empty() || directory.empty() || llvm::sys::fs::create_directories(directory))
@@ -153,6 +158,33 @@ std::vector<double> storedPrefixTokenCounts(const ClangInvocation &invocation,
     written += std::to_string(static_cast<unsigned long long>(count)) + " ";
   writeFileAtomically(std::string(path), written, error, WriteTarget::OwnFile);
   return counts;
+}
+
+void evictPrefixCosts(const std::string &directory, size_t filesKept) {
+  struct Kept {
+    std::string path;
+    llvm::sys::TimePoint<> used;
+  };
+  std::vector<Kept> kept;
+  std::error_code code;
+  for (llvm::sys::fs::directory_iterator it(directory, code), end; it != end && !code;
+       it.increment(code)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    llvm::sys::fs::file_status status;
+    // <64 hex digits>.txt: what storedPrefixTokenCounts writes.
+    if (!name.ends_with(".txt") || name.size() != 68 ||
+        llvm::sys::fs::status(it->path(), status) ||
+        status.type() != llvm::sys::fs::file_type::regular_file)
+      continue;
+    kept.push_back({it->path(), status.getLastModificationTime()});
+  }
+  if (kept.size() <= filesKept)
+    return;
+  std::sort(kept.begin(), kept.end(), [](const Kept &a, const Kept &b) {
+    return a.used != b.used ? a.used < b.used : a.path < b.path;
+  });
+  for (size_t i = 0; i < kept.size() - filesKept; ++i)
+    llvm::sys::fs::remove(kept[i].path);
 }
 
 } // namespace streamlint

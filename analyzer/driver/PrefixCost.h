@@ -9,6 +9,7 @@
 
 #include "analyzer/compiledb/CompileDatabase.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,15 @@ std::vector<double> storedPrefixTokenCounts(const ClangInvocation &invocation,
                                             const std::vector<std::string> &run,
                                             const std::string &directory,
                                             const std::string &key);
+
+/// How many measured runs a project index keeps (`preamble-costs/`, one
+/// small file each): beyond it the least recently used are removed.
+constexpr size_t kPrefixCostFilesKept = 2048;
+
+/// Removes the least recently used count files of `directory` (those
+/// storedPrefixTokenCounts writes; a read counts as a use) beyond
+/// `filesKept`. Other files are left alone; a file removed is measured
+/// again when a run needs it.
+void evictPrefixCosts(const std::string &directory, size_t filesKept);
 
 } // namespace streamlint
