@@ -153,37 +153,53 @@ bool leavesOnlyBlockingWork(const FunctionsByUsr &functions, const std::string &
   return only;
 }
 
-unsigned CalleeLeaves::leaves(const std::string &usr, bool narrow, std::set<std::string> &stack,
-                              std::string &what, std::string &problem) const {
-  auto found = functions_.find(usr);
-  if (found == functions_.end()) {
-    problem = "which calls '" + nameOf(usr) + "', " + unknownDefinition(all_, usr);
+unsigned leavesThroughCalls(const FunctionsByUsr &functions, const std::string &usr,
+                            bool narrow, std::set<std::string> &stack, LeavesMemo *memo,
+                            LeavesExplanation *why) {
+  auto found = functions.find(usr);
+  if (found == functions.end()) {
+    if (why)
+      why->problem = "which calls '" + functionName(*why->all, usr) + "', " +
+                     unknownDefinition(*why->all, usr);
     return OtherPending;
   }
-  if (!stack.insert(usr).second) {
-    problem = "which is recursive, so what it leaves pending is not known";
+  if (stack.count(usr)) {
+    if (why)
+      why->problem = "which is recursive, so what it leaves pending is not known";
     return OtherPending;
   }
+  if (memo && !why)
+    if (auto known = memo->find({usr, narrow}); known != memo->end())
+      return known->second;
+  stack.insert(usr);
   const OrderedFunction &f = *found->second;
   unsigned level = narrow ? f.leavesNarrow : f.leavesMove;
-  what = f.leavesWhat;
+  std::string what = f.leavesWhat;
   for (const std::string &callee : f.leavesCalls) {
-    std::string inner;
-    unsigned left = leaves(callee, narrow, stack, inner, problem);
+    if (why)
+      why->what.clear(); // the callee's, once it returns
+    unsigned left = leavesThroughCalls(functions, callee, narrow, stack, memo, why);
     if (left > level) {
       level = left;
-      what = inner + " (in '" + nameOf(callee) + "')";
+      if (why)
+        what = why->what + " (in '" + functionName(*why->all, callee) + "')";
     }
   }
   if (narrow)
     for (const std::string &callee : f.leavesCoveredCalls) {
       std::set<std::string> visiting;
-      if (!leavesOnlyBlockingWork(functions_, callee, visiting)) {
+      if (!leavesOnlyBlockingWork(functions, callee, visiting)) {
         level = OtherPending;
-        what = "work of '" + nameOf(callee) + "' on a stream not known to be blocking";
+        if (why)
+          what = "work of '" + functionName(*why->all, callee) +
+                 "' on a stream not known to be blocking";
       }
     }
   stack.erase(usr);
+  if (why)
+    why->what = what;
+  else if (memo)
+    (*memo)[{usr, narrow}] = level;
   return level;
 }
 
@@ -208,16 +224,18 @@ std::string CalleeLeaves::problem(const CalleeNeed &need, const ConditionalFix &
   if (only == NoDeviceWork)
     return "";
   unsigned level = OtherPending;
-  std::string what, unknown;
+  std::string what;
   if (need.legacyParameter >= 0 && only == need.legacyParameter) {
     level = LegacyPending; // all of its work is on the stream this call leaves at 0
     what = "its work on the legacy stream (it issues all of it to the stream argument that "
            "this call leaves to the legacy stream)";
   } else {
     std::set<std::string> stack;
-    level = leaves(need.callee, need.narrow, stack, what, unknown);
-    if (!unknown.empty())
-      return call + unknown;
+    LeavesExplanation why{&all_, "", ""};
+    level = leavesThroughCalls(functions_, need.callee, need.narrow, stack, nullptr, &why);
+    if (!why.problem.empty())
+      return call + why.problem;
+    what = why.what;
   }
   if (level > need.allowed) {
     if (level == LegacyPending)

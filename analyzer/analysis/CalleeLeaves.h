@@ -38,6 +38,29 @@ std::string functionName(const FunctionsByUsr &all, const std::string &usr);
 bool leavesOnlyBlockingWork(const FunctionsByUsr &functions, const std::string &usr,
                             std::set<std::string> &visiting);
 
+/// Answers of leavesThroughCalls already known, by function and walk
+/// (narrow or not).
+using LeavesMemo = std::map<std::pair<std::string, bool>, unsigned>;
+
+/// Why leavesThroughCalls answered as it did, in words.
+struct LeavesExplanation {
+  const FunctionsByUsr *all = nullptr; ///< every function: names, definitions
+  std::string what;    ///< what is left pending (OrderedFunction::leavesWhat, in whom)
+  std::string problem; ///< why it is not known: the last callee met without a reliable
+                       ///< definition, or recursion ("" when known)
+};
+
+/// What `usr` and everything it calls may leave pending at its return:
+/// the highest OrderedFunction::leavesMove (leavesNarrow when `narrow`) over
+/// the calls, OtherPending for a callee without a reliable definition or
+/// met again on the walk's `stack` (recursion). A callee met again after it
+/// returned (called twice) has the same answer: `memo` keeps them, and a
+/// value computed with a recursion cut is the conservative one in every
+/// order. `why`, when given, is filled in; then nothing is memoized.
+unsigned leavesThroughCalls(const FunctionsByUsr &functions, const std::string &usr,
+                            bool narrow, std::set<std::string> &stack, LeavesMemo *memo,
+                            LeavesExplanation *why);
+
 /// A function as a fix being judged would leave it once applied
 /// (ConditionalFix::onlyParameterAfter): where its work is then.
 struct FunctionAfterFix {
@@ -73,10 +96,6 @@ public:
   int onlyParameter(const std::string &usr) const;
 
 private:
-  /// What `usr` and its callees may leave pending (its `leavesWhat` in
-  /// `what`); `problem` says why it is not known.
-  unsigned leaves(const std::string &usr, bool narrow, std::set<std::string> &stack,
-                  std::string &what, std::string &problem) const;
   /// Every function `usr` may call (through the program's calls), itself
   /// included; `recursive` when a call leads back to `usr`.
   std::set<std::string> reachable(const std::string &usr, bool &recursive) const;

@@ -146,7 +146,7 @@ unsigned ProgramOrdering::pendingOf(const std::string &usr, bool narrow, int par
       if (onTarget(call->pendingCallsOnParameters, position, earlier, parameter))
         continue;
       std::set<std::string> seen;
-      unsigned left = leaves(earlier, narrow, seen);
+      unsigned left = leavesThroughCalls(functions_, earlier, narrow, seen, &leavesMemo_, nullptr);
       if (left > here) {
         here = left;
         std::string unknown =
@@ -262,32 +262,6 @@ unsigned ProgramOrdering::nextOf(const std::string &usr, int parameter, std::str
 
 std::string ProgramOrdering::nameOf(const std::string &usr) const {
   return functionName(all_, usr);
-}
-
-unsigned ProgramOrdering::leaves(const std::string &usr, bool narrow,
-                                 std::set<std::string> &seen) const {
-  // `seen` is the walk's stack: a function met again on it is recursion
-  // (not known: OtherPending); one met again after it returned (called
-  // twice, or listed by both walks) has the same answer, memoized.
-  auto found = functions_.find(usr);
-  if (found == functions_.end() || seen.count(usr))
-    return OtherPending;
-  if (auto known = leavesMemo_.find({usr, narrow}); known != leavesMemo_.end())
-    return known->second;
-  seen.insert(usr);
-  const OrderedFunction &f = *found->second;
-  unsigned level = narrow ? f.leavesNarrow : f.leavesMove;
-  for (const std::string &callee : f.leavesCalls)
-    level = std::max(level, leaves(callee, narrow, seen));
-  if (narrow)
-    for (const std::string &callee : f.leavesCoveredCalls) {
-      std::set<std::string> visiting;
-      if (!blockingOnly(callee, visiting))
-        level = OtherPending;
-    }
-  seen.erase(usr);
-  leavesMemo_[{usr, narrow}] = level;
-  return level;
 }
 
 bool ProgramOrdering::blockingOnly(const std::string &usr, std::set<std::string> &visiting) const {

@@ -102,9 +102,6 @@ private:
 
   std::string nameOf(const std::string &usr) const;
 
-  /// What `usr`'s own work and its callees' leave pending at its return.
-  unsigned leaves(const std::string &usr, bool narrow, std::set<std::string> &seen) const;
-
   bool blockingOnly(const std::string &usr, std::set<std::string> &visiting) const;
 
   /// What `usr` does first (a level) and whether that decides.
@@ -133,7 +130,7 @@ private:
   mutable std::map<std::string, std::optional<std::set<std::string>>> programs_; ///< programsRunning's
   mutable std::map<std::string, std::string> realPaths_;
   std::optional<FunctionAfterFix> after_;
-  mutable std::map<std::pair<std::string, bool>, unsigned> leavesMemo_; ///< leaves', by narrow
+  LeavesMemo leavesMemo_; ///< leavesThroughCalls' answers
   mutable std::map<std::string, std::pair<unsigned, bool>> firstMemo_;  ///< firstOf's
 };
 
