@@ -18,8 +18,10 @@ std::string openInEveryTranslationUnit(const clang::FunctionDecl &function) {
   }
   if (function.isOverloadedOperator())
     return "it is an operator, called implicitly";
-  if (function.isExternC())
-    return "it has C linkage, so code outside the program may call it";
+  // C linkage alone is no reason: a C caller of the program is in the
+  // compile database like a C++ one (a .c file's functions all have it),
+  // and what C linkage exports to code outside it (a shared library, a
+  // Python module) is opened by the library target or visibility rules.
   return "";
 }
 

@@ -34,7 +34,7 @@ std::string openBecause(const clang::FunctionDecl &function, bool libraryTarget)
 
 /// The part of openBecause that every TU holding a declaration of
 /// `function` finds alike (virtual, a constructor, destructor or
-/// conversion, an operator, C linkage): "" when some TU may find it closed.
+/// conversion, an operator): "" when some TU may find it closed.
 std::string openInEveryTranslationUnit(const clang::FunctionDecl &function);
 
 /// Whether a TU may call `function` without holding its body (it is not

@@ -3,8 +3,9 @@
 # testdata/fixes/programs/cross-tu as a user runs it, through every path that
 # carries the TU summaries: a fresh run, a run answered from the project
 # index, a run naming only the callee's file (the caller's TU contributes
-# through the index), and CI shards merged. Each must apply the same one fix
-# (runStep's launch moved to 's') and refuse the others.
+# through the index), and CI shards merged. Each must apply the same two
+# fixes (runStep's and the extern "C" runFromC's launches moved to 's') and
+# refuse the others.
 . "$(dirname "$0")/lib.sh"
 [ -e /usr/local/cuda/include/cuda.h ] || { echo "skipped: no CUDA toolkit"; exit 77; }
 
@@ -16,11 +17,11 @@ WANT='+  fill<<<1, 64, 0, s>>>(d, 2.0f); // applied'
 for run in fresh indexed; do
   expect_exit 1 "$run run" -- "$STREAMLINT" -p . "$CHECKS" --cache-dir "$WORK/cache" --fix-dry-run
   expect_stdout "$WANT"
-  expect_stderr "would apply 1 fix(es) in 1 file(s)"
+  expect_stderr "would apply 2 fix(es) in 1 file(s)"
 done
 expect_exit 1 "naming step.cu" -- "$STREAMLINT" -p . "$CHECKS" --cache-dir "$WORK/cache" --fix-dry-run step.cu
 expect_stdout "$WANT"
-expect_stderr "would apply 1 fix(es) in 1 file(s)"
+expect_stderr "would apply 2 fix(es) in 1 file(s)"
 
 mkdir -p parts
 for i in 1 2; do
@@ -28,14 +29,13 @@ for i in 1 2; do
 done
 expect_exit 1 "merged shards" -- "$STREAMLINT" -p . "$CHECKS" --merge-shards parts/p1.json parts/p2.json --fix-dry-run
 expect_stdout "$WANT"
-expect_stderr "would apply 1 fix(es) in 1 file(s)"
+expect_stderr "would apply 2 fix(es) in 1 file(s)"
 
 # The refusals say what blocks them.
 expect_exit 1 "text report" -- "$STREAMLINT" -p . "$CHECKS" --no-cache --use-color=false
 expect_stdout "its call at main.cu:26 (in 'main') follows the kernel launch"
 expect_stdout "its address is taken"
 expect_stdout "it is virtual"
-expect_stdout "it has C linkage"
 expect_stdout "no call of it is in the analyzed program"
 expect_stdout "passes the legacy stream (0) for 's'"
 # Only the facts the whole-program pass can read are stored

@@ -32,8 +32,9 @@ int main() {
   cudaDeviceSynchronize();
   runOnZero(d, 0);
   cudaDeviceSynchronize();
-  runFromC(d, s);
   runExported(d, s);
+  cudaDeviceSynchronize();
+  runFromC(d, s);
   cudaDeviceSynchronize();
   __builtin_printf("%g\n", h[0]);
   return 0;

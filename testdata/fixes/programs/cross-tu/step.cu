@@ -41,11 +41,13 @@ void runOnZero(float *d, cudaStream_t s) {
   fill<<<1, 64>>>(d, 2.0f); // not applied: passes the legacy stream (0)
 }
 
-// C linkage, an explicit export, no call at all: code outside the program
-// may call them (or, never called here, only such code does).
+// C linkage is no reason by itself: main calls it with nothing pending
+// and synchronizes after it (a C caller would be in the program too).
+// An explicit export and no call at all: code outside the program may call
+// them (or, never called here, only such code does).
 extern "C" void runFromC(float *d, cudaStream_t s) {
   init<<<1, 64, 0, s>>>(d);
-  fill<<<1, 64>>>(d, 2.0f); // not applied: it has C linkage
+  fill<<<1, 64>>>(d, 2.0f); // applied
 }
 __attribute__((visibility("default"))) void runExported(float *d, cudaStream_t s) {
   init<<<1, 64, 0, s>>>(d);
