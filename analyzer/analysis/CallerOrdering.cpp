@@ -125,8 +125,11 @@ public:
   bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
     if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl()))
       if (!callees_.count(ref) && !inSystemHeader(sm_, function->getLocation()))
-        if (std::string key = orderingKey(*function); !key.empty())
+        if (std::string key = orderingKey(*function); !key.empty()) {
           facts_.addressTaken.push_back(key);
+          facts_.addressTakers.push_back(
+              {key, frames_.empty() ? std::string() : orderingKey(*frames_.back())});
+        }
     return true;
   }
   bool VisitBinaryOperator(clang::BinaryOperator *op) {

@@ -68,6 +68,8 @@ void OrderingFacts::add(OrderingFacts other) {
   threadStarters.insert(threadStarters.end(), other.threadStarters.begin(),
                         other.threadStarters.end());
   startupCalls.insert(startupCalls.end(), other.startupCalls.begin(), other.startupCalls.end());
+  addressTakers.insert(addressTakers.end(), other.addressTakers.begin(),
+                       other.addressTakers.end());
   units.insert(units.end(), std::make_move_iterator(other.units.begin()),
                std::make_move_iterator(other.units.end()));
 }
@@ -81,6 +83,7 @@ void OrderingFacts::addUnit(OrderingFacts unit) {
   share.hostThreads = unit.hostThreads;
   share.streamCreators = unit.streamCreators;
   share.threadStarters = unit.threadStarters;
+  share.addressTakers = unit.addressTakers;
   units.push_back(std::move(share));
   add(std::move(unit));
 }
@@ -147,7 +150,7 @@ void OrderingFacts::normalize() {
     std::sort(list->begin(), list->end());
     list->erase(std::unique(list->begin(), list->end()), list->end());
   }
-  for (std::vector<ProgramEvent> *list : {&streamCreators, &threadStarters}) {
+  for (std::vector<ProgramEvent> *list : {&streamCreators, &threadStarters, &addressTakers}) {
     auto key = [](const ProgramEvent &e) { return std::tie(e.function, e.what); };
     std::sort(list->begin(), list->end(),
               [&](const ProgramEvent &a, const ProgramEvent &b) { return key(a) < key(b); });

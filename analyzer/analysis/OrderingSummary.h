@@ -254,6 +254,8 @@ struct UnitProgramFacts {
   std::string mainFile;
   std::vector<std::string> streamCreations, hostThreads;
   std::vector<ProgramEvent> streamCreators, threadStarters;
+  /// OrderingFacts::addressTakers of the TU.
+  std::vector<ProgramEvent> addressTakers;
 };
 
 /// One TU's ordering facts, and the union of every TU's.
@@ -262,6 +264,10 @@ struct OrderingFacts {
   std::vector<OrderedFunction> functions;
   std::vector<StreamWrite> writes;
   std::vector<std::string> addressTaken; ///< USRs of functions used other than by a call
+  /// Each such use: `what` is the used function's USR, `function` the one
+  /// the use is in ("" outside any: a global's initializer). A pointer
+  /// taken there exists only in the programs that run that function.
+  std::vector<ProgramEvent> addressTakers;
   std::vector<ConditionalFix> fixes;
   /// Where the program creates a stream ("cudaStreamCreate at a.cu:12"; a
   /// TU's first) and where it starts host threads (std::thread,
@@ -285,7 +291,8 @@ struct OrderingFacts {
   bool empty() const {
     return calls.empty() && functions.empty() && writes.empty() && addressTaken.empty() &&
            fixes.empty() && streamCreations.empty() && hostThreads.empty() &&
-           streamCreators.empty() && threadStarters.empty() && startupCalls.empty();
+           streamCreators.empty() && threadStarters.empty() && startupCalls.empty() &&
+           addressTakers.empty();
   }
 };
 

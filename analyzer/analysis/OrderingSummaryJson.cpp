@@ -185,7 +185,8 @@ std::string toJsonText(const OrderingFacts &facts) {
   j["streamCreations"] = facts.streamCreations;
   j["hostThreads"] = facts.hostThreads;
   for (const auto &[name, events] : {std::pair{"streamCreators", &facts.streamCreators},
-                                     std::pair{"threadStarters", &facts.threadStarters}}) {
+                                     std::pair{"threadStarters", &facts.threadStarters},
+                                     std::pair{"addressTakers", &facts.addressTakers}}) {
     json &list = j[name] = json::array();
     for (const ProgramEvent &e : *events)
       list.push_back({{"what", e.what}, {"function", e.function}});
@@ -310,6 +311,9 @@ bool fromJsonText(const std::string &text, OrderingFacts &facts, std::string &er
     };
     parsed.streamCreators = events("streamCreators", parsed.streamCreations);
     parsed.threadStarters = events("threadStarters", parsed.hostThreads);
+    // Absent in older summaries: each use in no known function, so the
+    // function stays open to every program.
+    parsed.addressTakers = events("addressTakers", parsed.addressTaken);
     parsed.startupCalls = j.value("startupCalls", std::vector<std::string>{});
     for (const json &f : j.at("fixes")) {
       ConditionalFix fix;

@@ -32,6 +32,12 @@ ProgramOrdering::ProgramOrdering(const OrderingFacts &facts) {
     if (!unit.mainFile.empty())
       mainFiles_.insert(unit.mainFile);
   startupCalls_.insert(facts.startupCalls.begin(), facts.startupCalls.end());
+  for (const UnitProgramFacts &unit : units_)
+    for (const ProgramEvent &use : unit.addressTakers)
+      takers_[use.what].push_back({&unit, use.function});
+  if (units_.empty())
+    for (const ProgramEvent &use : facts.addressTakers)
+      takers_[use.what].push_back({nullptr, use.function});
 }
 
 int ProgramOrdering::onlyParameter(const std::string &usr) const {

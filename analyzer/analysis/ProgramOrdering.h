@@ -78,6 +78,11 @@ private:
     bool partial = false;
   };
   Reach reachOf(const std::string &usr, std::set<std::string> &visiting) const;
+  /// Whether `usr` is open only because its address is taken, each time
+  /// in a function (not a global's initializer): a pointer to it exists
+  /// only in the programs that run those functions, so they place it as
+  /// its callers do.
+  bool placedByItsTakers(const std::string &usr) const;
 
   /// programsRunning for the function `event` (of `unit`) is in.
   std::optional<std::set<std::string>> programsRunningEvent(const UnitProgramFacts &unit,
@@ -121,6 +126,9 @@ private:
   FunctionsByUsr all_, functions_; ///< functionsByUsr: all, reliable
   std::map<std::string, std::vector<const OrderedCall *>> callsTo_;
   std::set<std::string> addressTaken_;
+  /// Where each function's address is taken: the TU (nullptr: not known)
+  /// and the function the use is in.
+  std::map<std::string, std::vector<std::pair<const UnitProgramFacts *, std::string>>> takers_;
   std::map<std::string, std::vector<const StreamSource *>> writes_;
   bool hasMain_ = false;
   std::vector<std::string> streamCreations_, hostThreads_;

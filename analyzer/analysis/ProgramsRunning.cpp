@@ -43,7 +43,8 @@ ProgramOrdering::Reach ProgramOrdering::reachOf(const std::string &usr,
                                                 std::set<std::string> &visiting) const {
   if (auto memo = programs_.find(usr); memo != programs_.end())
     return {memo->second, false};
-  if (isMain(usr) || startupCalls_.count(usr) || !openReason(usr).empty()) {
+  bool throughPointers = placedByItsTakers(usr);
+  if (isMain(usr) || startupCalls_.count(usr) || (!openReason(usr).empty() && !throughPointers)) {
     programs_[usr] = std::nullopt;
     return {};
   }
@@ -71,10 +72,39 @@ ProgramOrdering::Reach ProgramOrdering::reachOf(const std::string &usr,
     }
     reach.mains->insert(above.mains->begin(), above.mains->end());
   }
+  // A pointer to it exists only where its address is taken.
+  if (throughPointers && reach.mains)
+    for (const auto &[unit, taker] : takers_.at(usr)) {
+      if (isMain(taker)) {
+        if (!unit || unit->mainFile.empty()) {
+          reach.mains.reset();
+          break;
+        }
+        reach.mains->insert(unit->mainFile);
+        continue;
+      }
+      Reach above = reachOf(taker, visiting);
+      reach.partial = reach.partial || above.partial;
+      if (!above.mains) {
+        reach.mains.reset();
+        break;
+      }
+      reach.mains->insert(above.mains->begin(), above.mains->end());
+    }
   visiting.erase(usr);
   if (!reach.mains || !reach.partial || visiting.empty())
     programs_[usr] = reach.mains;
   return reach;
+}
+
+bool ProgramOrdering::placedByItsTakers(const std::string &usr) const {
+  auto found = all_.find(usr);
+  if (found == all_.end() || found->second->isMain || !found->second->openBecause.empty() ||
+      !hasMain_ || !addressTaken_.count(usr))
+    return false;
+  auto uses = takers_.find(usr);
+  return uses != takers_.end() &&
+         llvm::none_of(uses->second, [](const auto &use) { return use.second.empty(); });
 }
 
 std::optional<std::set<std::string>>

@@ -190,6 +190,83 @@ TEST(ProgramsRunning, ACreationInAFunctionDefinedTwiceCountsForNeither) {
             std::string::npos);
 }
 
+/// Two programs; /p/callback.cu (no main) defines onDone, which starts a
+/// thread and is called only through a pointer taken in `taker`: b.cu's
+/// main, registerAll (which b.cu's main calls) or "" (a global's
+/// initializer).
+OrderingFacts pointerPrograms(const std::string &taker) {
+  OrderingFacts facts;
+  OrderingFacts a;
+  a.functions = {function(kMain, "/p/a.cu", true), function("c:@F@stepA", "/p/a_step.cu")};
+  a.calls = {call(kMain, "c:@F@stepA", "/p/a.cu")};
+  a.streamCreations = {"cudaStreamCreate at a.cu:3"};
+  a.streamCreators = {{"cudaStreamCreate at a.cu:3", kMain}};
+  OrderingFacts b;
+  b.functions = {function(kMain, "/p/b.cu", true)};
+  b.calls = {call(kMain, "c:@F@registerAll", "/p/b.cu")};
+  b.streamCreations = {"cudaStreamCreate at b.cu:3"};
+  b.streamCreators = {{"cudaStreamCreate at b.cu:3", kMain}};
+  OrderingFacts callback;
+  callback.functions = {function("c:@F@onDone", "/p/callback.cu"),
+                        function("c:@F@registerAll", "/p/callback.cu")};
+  callback.hostThreads = {"pthread_create at callback.cu:9"};
+  callback.threadStarters = {{"pthread_create at callback.cu:9", "c:@F@onDone"}};
+  OrderingFacts &taking = taker == kMain ? b : callback;
+  taking.addressTaken = {"c:@F@onDone"};
+  taking.addressTakers = {{"c:@F@onDone", taker}};
+  facts.addUnit(a);
+  facts.addUnit(b);
+  facts.addUnit(callback);
+  facts.normalize();
+  return facts;
+}
+
+// cuda-samples' simpleCallback starts threads in cutStartThread, called
+// from a stream callback whose address its main hands to
+// cudaStreamAddCallback; in the suite's whole database (with the .cpp
+// files) that thread counted for all 293 refused moves of every other
+// sample. A pointer exists only in the programs that take it.
+TEST(ProgramsRunning, AFunctionCalledThroughAPointerRunsWhereItsAddressIsTaken) {
+  for (const std::string taker : {std::string(kMain), std::string("c:@F@registerAll")}) {
+    OrderingFacts facts = pointerPrograms(taker);
+    ProgramOrdering program(facts);
+    EXPECT_EQ(program.programsRunning("c:@F@onDone"), std::set<std::string>{"/p/b.cu"})
+        << taker;
+    EXPECT_EQ(program.perThreadProblem("/p/a_step.cu", "c:@F@stepA"), "") << taker;
+    EXPECT_EQ(program.perThreadProblem("/p/b.cu", kMain)
+                  .rfind("the program starts host threads (pthread_create at callback.cu:9)", 0),
+              0u)
+        << taker;
+  }
+  // Taken in a global's initializer: every program that links its TU.
+  OrderingFacts facts = pointerPrograms("");
+  ProgramOrdering program(facts);
+  EXPECT_EQ(program.programsRunning("c:@F@onDone"), std::nullopt);
+  EXPECT_NE(program.perThreadProblem("/p/a_step.cu", "c:@F@stepA").find("starts host threads"),
+            std::string::npos);
+}
+
+TEST(ProgramsRunning, AddressTakersSurviveJsonAndOlderSummariesKeepTheFunctionOpen) {
+  OrderingFacts facts;
+  facts.addressTaken = {"c:@F@onDone"};
+  facts.addressTakers = {{"c:@F@onDone", "c:@F@registerAll"}};
+  OrderingFacts back;
+  std::string error;
+  ASSERT_TRUE(fromJsonText(toJsonText(facts), back, error)) << error;
+  ASSERT_EQ(back.addressTakers.size(), 1u);
+  EXPECT_EQ(back.addressTakers[0].what, "c:@F@onDone");
+  EXPECT_EQ(back.addressTakers[0].function, "c:@F@registerAll");
+  // Written before the uses were: each in no known function.
+  std::string older = toJsonText(facts);
+  size_t at = older.find("\"addressTakers\"");
+  ASSERT_NE(at, std::string::npos);
+  older.replace(at, std::string("\"addressTakers\"").size(), "\"addressTakers_\"");
+  OrderingFacts old;
+  ASSERT_TRUE(fromJsonText(older, old, error)) << error;
+  ASSERT_EQ(old.addressTakers.size(), 1u);
+  EXPECT_EQ(old.addressTakers[0].function, "");
+}
+
 TEST(ProgramsRunning, EventsSurviveJsonAndOlderSummariesCountForEveryProgram) {
   OrderingFacts facts;
   facts.threadStarters = {{"std::thread at w.cu:9", "c:@F@spawn"}};
