@@ -48,10 +48,28 @@ Outcome conditionMeans(const clang::Expr *condition, const clang::ASTContext &as
                                          : Outcome::Unknown;
   }
   if (const auto *binary = llvm::dyn_cast<clang::BinaryOperator>(condition)) {
+    // Failed: the condition true says a call failed; Succeeded: the
+    // condition false does. `a || b` true is one of them true, false both
+    // false; `a && b` the other way round (batchCUBLAS:
+    // `if ((err1 != cudaSuccess) || (err2 != cudaSuccess)) { CLEANUP(); ... }`).
+    if (binary->getOpcode() == clang::BO_LOr || binary->getOpcode() == clang::BO_LAnd) {
+      Outcome left = conditionMeans(binary->getLHS(), ast);
+      Outcome right = conditionMeans(binary->getRHS(), ast);
+      Outcome one = binary->getOpcode() == clang::BO_LAnd ? Outcome::Failed : Outcome::Succeeded;
+      Outcome both = binary->getOpcode() == clang::BO_LAnd ? Outcome::Succeeded : Outcome::Failed;
+      if (left == one || right == one)
+        return one;
+      return left == both && right == both ? both : Outcome::Unknown;
+    }
     if (binary->getOpcode() != clang::BO_NE && binary->getOpcode() != clang::BO_EQ)
       return Outcome::Unknown;
     const clang::Expr *lhs = binary->getLHS(), *rhs = binary->getRHS();
-    bool testsStatus = (isStatus(lhs) && isZero(rhs, ast)) || (isStatus(rhs) && isZero(lhs, ast));
+    // Two statuses calls returned (`status2 != status1`, neither a
+    // constant): differing, one of them is not success.
+    bool testsStatus = (isStatus(lhs) && isZero(rhs, ast)) || (isStatus(rhs) && isZero(lhs, ast)) ||
+                       (isStatus(lhs) && isStatus(rhs) && !lhs->isValueDependent() &&
+                        !rhs->isValueDependent() && !lhs->isEvaluatable(ast) &&
+                        !rhs->isEvaluatable(ast));
     if (!testsStatus)
       return Outcome::Unknown;
     return binary->getOpcode() == clang::BO_NE ? Outcome::Failed : Outcome::Succeeded;

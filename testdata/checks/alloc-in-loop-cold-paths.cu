@@ -80,3 +80,32 @@ void drain(float **buffers, int n) {
     }
   }
 }
+
+// Statuses combined with || and &&, or compared with each other
+// (cuda-samples' batchCUBLAS: `if ((err1 != cudaSuccess) || (err2 !=
+// cudaSuccess) || (err3 != cudaSuccess)) { CLEANUP(); return ...; }` and
+// `(status2 != status1)`): the branch runs when a call failed.
+void uploadBoth(float **device, const float *host) {
+  float *tmp = nullptr;
+  cudaMalloc(&tmp, 64); // CHECK: alloc-in-loop {{called from the loop at line 109}}
+  cudaError_t first = cudaMemcpy(device[0], host, 64, cudaMemcpyHostToDevice);
+  cudaError_t second = cudaMemcpy(device[1], host, 64, cudaMemcpyHostToDevice);
+  if ((first != cudaSuccess) || (second != first)) {
+    cudaFree(tmp); // error handling: one of the copies failed
+    return;
+  }
+  if (first == cudaSuccess && second == cudaSuccess) {
+    device[2] = tmp;
+  } else {
+    cudaFree(tmp); // error handling: not both succeeded
+  }
+  // Not error handling: `first` may be success while it differs from a
+  // constant that is not.
+  if (first != cudaErrorNotPermitted || second == cudaErrorNotPermitted)
+    cudaFree(tmp); // CHECK: alloc-in-loop {{called from the loop at line 109}}
+}
+
+void uploadAll(float **device, const float *host, int n) {
+  for (int i = 0; i < n; ++i)
+    uploadBoth(device + 3 * i, host);
+}
