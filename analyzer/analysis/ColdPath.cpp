@@ -15,7 +15,13 @@ bool isStatusType(clang::QualType type) {
   const auto *enumType = type.getCanonicalType()->getAs<clang::EnumType>();
   if (!enumType)
     return false;
-  llvm::StringRef name = enumType->getDecl()->getName();
+  const clang::EnumDecl *decl = enumType->getDecl();
+  // cuBLAS' and cuSPARSE's `typedef enum { ... } cublasStatus_t;`: the
+  // typedef names the anonymous enum.
+  llvm::StringRef name = decl->getName();
+  if (name.empty())
+    if (const clang::TypedefNameDecl *typedefName = decl->getTypedefNameForAnonDecl())
+      name = typedefName->getName();
   std::string lower = name.lower();
   llvm::StringRef text(lower);
   return text.contains("error") || text.contains("result") || text.contains("status");

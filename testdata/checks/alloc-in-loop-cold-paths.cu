@@ -109,3 +109,26 @@ void uploadAll(float **device, const float *host, int n) {
   for (int i = 0; i < n; ++i)
     uploadBoth(device + 3 * i, host);
 }
+
+// cuBLAS' status is an anonymous enum its typedef names (`typedef enum {
+// ... } cublasStatus_t;`): batchCUBLAS's `if (status1 !=
+// CUBLAS_STATUS_SUCCESS) { CLEANUP(); ... }` is error handling too.
+#include <cublas_v2.h>
+
+void createAndUse(float **scratch) {
+  float *tmp = nullptr;
+  cudaMalloc(&tmp, 64); // CHECK: alloc-in-loop {{called from the loop at line 132}}
+  cublasHandle_t handle;
+  cublasStatus_t status = cublasCreate_v2(&handle);
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    cudaFree(tmp); // error handling
+    return;
+  }
+  cublasDestroy_v2(handle);
+  cudaFree(tmp); // CHECK: alloc-in-loop {{called from the loop at line 132}}
+}
+
+void createEach(float **scratch, int n) {
+  for (int i = 0; i < n; ++i)
+    createAndUse(scratch + i);
+}
