@@ -51,46 +51,36 @@ ProgramOrdering::Reach ProgramOrdering::reachOf(const std::string &usr,
   if (!visiting.insert(usr).second)
     return {std::set<std::string>(), true};
   Reach reach{std::set<std::string>(), false};
+  // The programs `function` runs in join this one's; false when not known.
+  // Every main has the same USR: `mainFile` says which.
+  auto runsIn = [&](const std::string &function, const std::string &mainFile) {
+    if (isMain(function)) {
+      if (!mainFiles_.count(mainFile))
+        return false;
+      reach.mains->insert(mainFile);
+      return true;
+    }
+    Reach above = reachOf(function, visiting);
+    reach.partial = reach.partial || above.partial;
+    if (!above.mains)
+      return false;
+    reach.mains->insert(above.mains->begin(), above.mains->end());
+    return true;
+  };
   static const std::vector<const OrderedCall *> none;
   auto calls = callsTo_.find(usr);
-  for (const OrderedCall *call : calls == callsTo_.end() ? none : calls->second) {
-    if (isMain(call->caller)) {
-      // Every main has the same USR: the call's file says which.
-      std::string file = realPath(call->site.file);
-      if (!mainFiles_.count(file)) {
-        reach.mains.reset();
-        break;
-      }
-      reach.mains->insert(file);
-      continue;
-    }
-    Reach above = reachOf(call->caller, visiting);
-    reach.partial = reach.partial || above.partial;
-    if (!above.mains) {
+  for (const OrderedCall *call : calls == callsTo_.end() ? none : calls->second)
+    if (!runsIn(call->caller, isMain(call->caller) ? realPath(call->site.file) : "")) {
       reach.mains.reset();
       break;
     }
-    reach.mains->insert(above.mains->begin(), above.mains->end());
-  }
   // A pointer to it exists only where its address is taken.
   if (throughPointers && reach.mains)
-    for (const auto &[unit, taker] : takers_.at(usr)) {
-      if (isMain(taker)) {
-        if (!unit || unit->mainFile.empty()) {
-          reach.mains.reset();
-          break;
-        }
-        reach.mains->insert(unit->mainFile);
-        continue;
-      }
-      Reach above = reachOf(taker, visiting);
-      reach.partial = reach.partial || above.partial;
-      if (!above.mains) {
+    for (const auto &[unit, taker] : takers_.at(usr))
+      if (!runsIn(taker, unit ? unit->mainFile : "")) {
         reach.mains.reset();
         break;
       }
-      reach.mains->insert(above.mains->begin(), above.mains->end());
-    }
   visiting.erase(usr);
   if (!reach.mains || !reach.partial || visiting.empty())
     programs_[usr] = reach.mains;
